@@ -1,0 +1,128 @@
+/* box2d2r: 2D box stencil of radius 2 (AN5D Table 3), 49 FLOP per cell.
+   Usage: box2d2r [n m [T [out.bin]]]  (defaults 64 64 10) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+#ifdef USE_DOUBLE
+typedef double real;
+#else
+typedef float real;
+#endif
+
+/* The scop/endscop pragmas below mark the region for an5dc; keep gcc and
+   clang quiet about them under -Wall. */
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+
+#ifndef __cplusplus
+static void box2d2r(int T, int n, int m, real (*A)[n][m])
+{
+#else
+/* C++ has no VLA parameters: take the buffer untyped and rebuild the view. */
+static void box2d2r(int T, int n, int m, void *Abuf)
+{
+  real (*A)[n][m] = (real (*)[n][m])Abuf;
+#endif
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 2; i < n - 2; i++)
+      for (int j = 2; j < m - 2; j++)
+        A[(t + 1) % 2][i][j] =
+            0.03561f * A[t % 2][i - 2][j - 2]
+          + 0.04952f * A[t % 2][i - 2][j - 1]
+          + 0.04043f * A[t % 2][i - 2][j]
+          + 0.04243f * A[t % 2][i - 2][j + 1]
+          + 0.03781f * A[t % 2][i - 2][j + 2]
+          + 0.02977f * A[t % 2][i - 1][j - 2]
+          + 0.04586f * A[t % 2][i - 1][j - 1]
+          + 0.04623f * A[t % 2][i - 1][j]
+          + 0.03031f * A[t % 2][i - 1][j + 1]
+          + 0.04136f * A[t % 2][i - 1][j + 2]
+          + 0.04261f * A[t % 2][i][j - 2]
+          + 0.04298f * A[t % 2][i][j - 1]
+          + 0.07518f * A[t % 2][i][j]
+          + 0.04534f * A[t % 2][i][j + 1]
+          + 0.04624f * A[t % 2][i][j + 2]
+          + 0.03432f * A[t % 2][i + 1][j - 2]
+          + 0.03773f * A[t % 2][i + 1][j - 1]
+          + 0.04312f * A[t % 2][i + 1][j]
+          + 0.02865f * A[t % 2][i + 1][j + 1]
+          + 0.02573f * A[t % 2][i + 1][j + 2]
+          + 0.02890f * A[t % 2][i + 2][j - 2]
+          + 0.04602f * A[t % 2][i + 2][j - 1]
+          + 0.03319f * A[t % 2][i + 2][j]
+          + 0.03265f * A[t % 2][i + 2][j + 1]
+          + 0.02801f * A[t % 2][i + 2][j + 2];
+#pragma endscop
+}
+
+int main(int argc, char **argv)
+{
+  int n = 64, m = 64, T = 10;
+  const char *out = NULL;
+
+  if (argc != 1 && argc != 3 && argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: %s [n m [T [out.bin]]]\n", argv[0]);
+    return 1;
+  }
+  if (argc >= 3) {
+    n = atoi(argv[1]);
+    m = atoi(argv[2]);
+  }
+  if (argc >= 4)
+    T = atoi(argv[3]);
+  if (argc >= 5)
+    out = argv[4];
+  if (n < 1 || m < 1 || T < 0) {
+    fprintf(stderr, "%s: need n >= 1, m >= 1, T >= 0\n", argv[0]);
+    return 1;
+  }
+
+  real *buf = (real *)malloc(sizeof(real) * 2 * n * m);
+  if (buf == NULL) {
+    fprintf(stderr, "%s: cannot allocate 2 x %d x %d cells\n", argv[0], n, m);
+    return 1;
+  }
+  real (*A)[n][m] = (real (*)[n][m])buf;
+
+  /* Both planes get deterministic, different values (boundaries included). */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      A[0][i][j] = (real)(((i % 17) * 7 + (j % 17) * 13) % 17 / 17.0 + 0.5);
+      A[1][i][j] = (real)(((i % 11) * 5 + (j % 11) * 3) % 11 / 11.0 + 0.25);
+    }
+
+  box2d2r(T, n, m, A);
+
+  double sum0 = 0.0, sum1 = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      sum0 += (double)A[0][i][j];
+      sum1 += (double)A[1][i][j];
+    }
+  printf("checksum: %.17g %.17g\n", sum0, sum1);
+
+  if (out != NULL) {
+    size_t count = (size_t)2 * n * m;
+    FILE *f = fopen(out, "wb");
+    if (f == NULL) {
+      fprintf(stderr, "%s: cannot open %s for writing\n", argv[0], out);
+      free(buf);
+      return 1;
+    }
+    if (fwrite(buf, sizeof(real), count, f) != count) {
+      fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
+      fclose(f);
+      free(buf);
+      return 1;
+    }
+    if (fclose(f) != 0) {
+      fprintf(stderr, "%s: cannot close %s\n", argv[0], out);
+      free(buf);
+      return 1;
+    }
+  }
+
+  free(buf);
+  return 0;
+}

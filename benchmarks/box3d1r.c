@@ -1,0 +1,134 @@
+/* box3d1r: 3D box stencil of radius 1 (AN5D Table 3), 53 FLOP per cell.
+   Usage: box3d1r [n m l [T [out.bin]]]  (defaults 32 32 32 5) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+#ifdef USE_DOUBLE
+typedef double real;
+#else
+typedef float real;
+#endif
+
+/* The scop/endscop pragmas below mark the region for an5dc; keep gcc and
+   clang quiet about them under -Wall. */
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"
+
+#ifndef __cplusplus
+static void box3d1r(int T, int n, int m, int l, real (*A)[n][m][l])
+{
+#else
+/* C++ has no VLA parameters: take the buffer untyped and rebuild the view. */
+static void box3d1r(int T, int n, int m, int l, void *Abuf)
+{
+  real (*A)[n][m][l] = (real (*)[n][m][l])Abuf;
+#endif
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        for (int k = 1; k < l - 1; k++)
+          A[(t + 1) % 2][i][j][k] =
+              0.03965f * A[t % 2][i - 1][j - 1][k - 1]
+            + 0.04405f * A[t % 2][i - 1][j - 1][k]
+            + 0.02959f * A[t % 2][i - 1][j - 1][k + 1]
+            + 0.02570f * A[t % 2][i - 1][j][k - 1]
+            + 0.03403f * A[t % 2][i - 1][j][k]
+            + 0.02763f * A[t % 2][i - 1][j][k + 1]
+            + 0.03409f * A[t % 2][i - 1][j + 1][k - 1]
+            + 0.04102f * A[t % 2][i - 1][j + 1][k]
+            + 0.02858f * A[t % 2][i - 1][j + 1][k + 1]
+            + 0.04352f * A[t % 2][i][j - 1][k - 1]
+            + 0.03583f * A[t % 2][i][j - 1][k]
+            + 0.03572f * A[t % 2][i][j - 1][k + 1]
+            + 0.04738f * A[t % 2][i][j][k - 1]
+            + 0.07119f * A[t % 2][i][j][k]
+            + 0.03739f * A[t % 2][i][j][k + 1]
+            + 0.02720f * A[t % 2][i][j + 1][k - 1]
+            + 0.03506f * A[t % 2][i][j + 1][k]
+            + 0.04201f * A[t % 2][i][j + 1][k + 1]
+            + 0.03247f * A[t % 2][i + 1][j - 1][k - 1]
+            + 0.02554f * A[t % 2][i + 1][j - 1][k]
+            + 0.03625f * A[t % 2][i + 1][j - 1][k + 1]
+            + 0.03683f * A[t % 2][i + 1][j][k - 1]
+            + 0.03050f * A[t % 2][i + 1][j][k]
+            + 0.04050f * A[t % 2][i + 1][j][k + 1]
+            + 0.02725f * A[t % 2][i + 1][j + 1][k - 1]
+            + 0.03571f * A[t % 2][i + 1][j + 1][k]
+            + 0.04531f * A[t % 2][i + 1][j + 1][k + 1];
+#pragma endscop
+}
+
+int main(int argc, char **argv)
+{
+  int n = 32, m = 32, l = 32, T = 5;
+  const char *out = NULL;
+
+  if (argc != 1 && argc != 4 && argc != 5 && argc != 6) {
+    fprintf(stderr, "usage: %s [n m l [T [out.bin]]]\n", argv[0]);
+    return 1;
+  }
+  if (argc >= 4) {
+    n = atoi(argv[1]);
+    m = atoi(argv[2]);
+    l = atoi(argv[3]);
+  }
+  if (argc >= 5)
+    T = atoi(argv[4]);
+  if (argc >= 6)
+    out = argv[5];
+  if (n < 1 || m < 1 || l < 1 || T < 0) {
+    fprintf(stderr, "%s: need n >= 1, m >= 1, l >= 1, T >= 0\n", argv[0]);
+    return 1;
+  }
+
+  real *buf = (real *)malloc(sizeof(real) * 2 * n * m * l);
+  if (buf == NULL) {
+    fprintf(stderr, "%s: cannot allocate 2 x %d x %d x %d cells\n", argv[0], n, m, l);
+    return 1;
+  }
+  real (*A)[n][m][l] = (real (*)[n][m][l])buf;
+
+  /* Both planes get deterministic, different values (boundaries included). */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      for (int k = 0; k < l; k++) {
+        A[0][i][j][k] = (real)(((i % 17) * 7 + (j % 17) * 13 + (k % 17) * 19) % 17 / 17.0 + 0.5);
+        A[1][i][j][k] = (real)(((i % 11) * 5 + (j % 11) * 3 + (k % 11) * 2) % 11 / 11.0 + 0.25);
+      }
+
+  box3d1r(T, n, m, l, A);
+
+  double sum0 = 0.0, sum1 = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      for (int k = 0; k < l; k++) {
+        sum0 += (double)A[0][i][j][k];
+        sum1 += (double)A[1][i][j][k];
+      }
+  printf("checksum: %.17g %.17g\n", sum0, sum1);
+
+  if (out != NULL) {
+    size_t count = (size_t)2 * n * m * l;
+    FILE *f = fopen(out, "wb");
+    if (f == NULL) {
+      fprintf(stderr, "%s: cannot open %s for writing\n", argv[0], out);
+      free(buf);
+      return 1;
+    }
+    if (fwrite(buf, sizeof(real), count, f) != count) {
+      fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
+      fclose(f);
+      free(buf);
+      return 1;
+    }
+    if (fclose(f) != 0) {
+      fprintf(stderr, "%s: cannot close %s\n", argv[0], out);
+      free(buf);
+      return 1;
+    }
+  }
+
+  free(buf);
+  return 0;
+}

@@ -1,0 +1,74 @@
+//===- an5d/Analysis.h - What kind of stencil this is ---------------------===//
+//
+// Stage 3. From the isl model: proof that the update is Jacobi-style, the
+// neighbour offsets, the reach on each side of each dimension, the shape,
+// diagonal-access freedom, associativity and in-bounds reads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_ANALYSIS_H
+#define AN5D_ANALYSIS_H
+
+#include "an5d/Diagnostics.h"
+#include "an5d/Polyhedral.h"
+#include "an5d/Stencil.h"
+
+#include <optional>
+#include <vector>
+
+namespace an5d {
+
+enum class Shape { Star, Box, General };
+const char *shapeName(Shape S);
+
+/// The update as a sum of terms that each read one streaming-dimension
+/// plane, possibly divided or multiplied by a read-free factor: what the
+/// associative (partial summation) kernel evaluates plane by plane.
+struct AssociativeForm {
+  struct Term {
+    bool Negated = false;
+    int64_t Plane = 0;      // streaming offset the term reads
+    bool ReadsArray = true; // false: a constant term (added at plane 0)
+    const Expr *E = nullptr;
+  };
+  std::vector<Term> Terms;
+  /// "" when the sum is the result; otherwise "/" or "*" with Factor.
+  std::string OuterOp;
+  const Expr *Factor = nullptr;
+};
+
+struct StencilAnalysis {
+  unsigned Dims = 0;
+  /// Offset of each read (same order as Stencil::Reads), one entry per
+  /// spatial dimension, streaming dimension first.
+  std::vector<std::vector<int64_t>> ReadOffsets;
+  /// Distinct offsets, sorted.
+  std::vector<std::vector<int64_t>> Offsets;
+  /// Reach below and above the cell in each dimension (>= 0).
+  std::vector<int64_t> ReachLo, ReachHi;
+  int64_t Radius = 0; // the largest reach
+  Shape StencilShape = Shape::General;
+  bool DiagonalFree = false;
+  std::optional<AssociativeForm> Associative;
+  /// The write's plane is (t + WriteShift) % 2.
+  int64_t WriteShift = 1;
+  bool Jacobi = false;
+  bool BoundsProven = false;
+  std::vector<std::string> BoundsNotes;
+
+  void dump(llvm::raw_ostream &OS) const;
+};
+
+/// Entry point of stage 3: the analysis, or nullopt after reporting why the
+/// stencil cannot be handled.
+std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,
+                                              const ScopModel &M,
+                                              Diagnoser &D);
+
+/// Decomposes an update into per-plane terms; nullopt if some term reads
+/// several planes. ReadPlane gives each read's streaming offset.
+std::optional<AssociativeForm>
+associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane);
+
+} // namespace an5d
+
+#endif

@@ -1,0 +1,67 @@
+//===- an5d/Frontend.h - C source to stencil description ------------------===//
+//
+// Stage 1. Parses the input with Clang as C, finds the region between
+// '#pragma scop' and '#pragma endscop', and describes the stencil in it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_FRONTEND_H
+#define AN5D_FRONTEND_H
+
+#include "an5d/Diagnostics.h"
+#include "an5d/Stencil.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CompilerInstance;
+class FrontendAction;
+class SourceManager;
+} // namespace clang
+
+namespace an5d {
+
+struct FrontendOptions {
+  std::string InputFile;
+  std::vector<std::string> CompilerArgs; // what the user put after "--"
+};
+
+/// The parsed translation unit, alive for the whole pipeline so that every
+/// stage can report diagnostics against the user's source.
+class SourceSession {
+public:
+  /// Parses the input; parse errors are already reported when this returns.
+  static std::unique_ptr<SourceSession> create(const FrontendOptions &Opts);
+  ~SourceSession();
+
+  bool parsed() const { return Parsed; }
+  Diagnoser &diags() { return *Diags; }
+  clang::ASTContext &ast();
+  clang::SourceManager &sources();
+  /// Locations of '#pragma scop' / '#pragma endscop' in order of appearance.
+  struct Pragma {
+    bool IsEnd;
+    clang::SourceLocation Loc;
+  };
+  const std::vector<Pragma> &pragmas() const { return Pragmas; }
+
+private:
+  SourceSession() = default;
+  std::unique_ptr<clang::CompilerInstance> CI;
+  std::unique_ptr<clang::FrontendAction> Action;
+  std::unique_ptr<Diagnoser> Diags;
+  std::vector<Pragma> Pragmas;
+  bool Parsed = false;
+  bool Begun = false;
+};
+
+/// Entry point of the frontend: the stencil of the file's scop region, or
+/// nullopt after reporting why the region is not a stencil an5dc handles.
+std::optional<Stencil> extractStencil(SourceSession &Session);
+
+} // namespace an5d
+
+#endif

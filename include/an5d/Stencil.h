@@ -1,0 +1,138 @@
+//===- an5d/Stencil.h - The stencil description (frontend output) --------===//
+//
+// Plain data the frontend extracts from the scop region: loops, bounds,
+// the array, its accesses and the update expression as a tree. Later stages
+// read this and never the Clang AST. Source ranges stay valid while the
+// SourceSession that produced them lives; they only feed diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_STENCIL_H
+#define AN5D_STENCIL_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace an5d {
+
+/// Element type of the stencil array.
+enum class ElemType { Float, Double };
+const char *elemTypeName(ElemType T);
+unsigned elemTypeBytes(ElemType T);
+
+/// constant + sum(coeff * symbol); symbols are parameters or loop iterators.
+struct AffineExpr {
+  int64_t Constant = 0;
+  std::map<std::string, int64_t> Coeffs; // sorted: deterministic printing
+
+  static AffineExpr constant(int64_t C);
+  static AffineExpr symbol(const std::string &Name);
+  AffineExpr operator+(const AffineExpr &O) const;
+  AffineExpr operator-(const AffineExpr &O) const;
+  AffineExpr scaled(int64_t Factor) const;
+  bool isConstant() const { return Coeffs.empty(); }
+  int64_t coeff(const std::string &Name) const;
+  /// Human and isl readable: "n - 2", "t + 1", "0". Rename, if given,
+  /// maps each symbol to the name to print.
+  std::string str(std::string (*Rename)(const std::string &) = nullptr) const;
+  bool operator==(const AffineExpr &O) const {
+    return Constant == O.Constant && Coeffs == O.Coeffs;
+  }
+};
+
+/// One loop of the nest with inclusive affine bounds (t < T becomes T - 1).
+struct Loop {
+  std::string Iter;
+  AffineExpr Lower;
+  AffineExpr Upper;
+  clang::SourceRange Range;
+};
+
+/// How the program declares the stencil array; decides what the host code
+/// can know about its extent.
+enum class ArrayForm {
+  PointerToArray, // float (*A)[n][m]: first extent unknown
+  ArrayParam,     // float A[2][n][m] as a function parameter
+  LocalOrGlobal,  // float A[2][N][N] with automatic or static storage
+};
+
+struct ArrayInfo {
+  std::string Name;
+  ElemType Elem = ElemType::Float;
+  ArrayForm Form = ArrayForm::LocalOrGlobal;
+  /// One per dimension, time dimension first; nullopt where not declared.
+  std::vector<std::optional<AffineExpr>> Extents;
+  /// The C spelling of each extent ("" where unknown), for host code.
+  std::vector<std::string> ExtentText;
+  clang::SourceRange DeclRange;
+};
+
+/// A read or the write of the stencil array. The first index selects the
+/// plane: (TimeBase) mod Modulus, e.g. (t + 1) % 2 or (t + 1) & 1.
+struct Access {
+  AffineExpr TimeBase;
+  int64_t Modulus = 2;
+  std::vector<AffineExpr> Space; // one per spatial dimension
+  clang::SourceRange Range;
+  std::string str(const std::string &Array) const;
+};
+
+/// Scalars are type names of the C values the update computes with.
+enum class ScalarType { Int, Float, Double, LongDouble, Other };
+const char *scalarTypeName(ScalarType T);
+
+/// A value the update reads that is not the stencil array: a parameter,
+/// a local or a global; passed to kernels by value.
+struct ScalarVar {
+  std::string Name;
+  ScalarType Type = ScalarType::Double;
+  bool IsConst = false;
+  clang::SourceRange Range; // first use in the update
+};
+
+/// The update expression as a tree. Every node records its C type so the
+/// emitter can reproduce C's arithmetic (e.g. sqrt on a float argument).
+struct Expr {
+  enum Kind { Read, Scalar, Literal, Paren, Unary, Binary, Call, Cast };
+  Kind K = Literal;
+  ScalarType Type = ScalarType::Double;
+  /// Literal: its spelling; Scalar: the name; Unary/Binary: the operator;
+  /// Call: the function; Cast: the target type.
+  std::string Text;
+  unsigned ReadIndex = 0;  // Read: index into Stencil::Reads
+  std::vector<Expr> Args;  // operands, call arguments
+  std::vector<ScalarType> ParamTypes; // Call: declared parameter types
+  clang::SourceRange Range;
+};
+
+struct Stencil {
+  std::string Function;  // the function holding the scop
+  std::string FileName;
+  unsigned ScopLine = 0; // line of #pragma scop
+  ElemType Elem = ElemType::Float;
+  ArrayInfo Array;
+  Loop Time;
+  std::vector<Loop> Space; // outermost (streaming) first
+  std::vector<std::string> Params; // symbolic sizes, in order of appearance
+  std::vector<ScalarVar> Scalars;
+  Access Write;
+  std::vector<Access> Reads;
+  Expr Update;
+  clang::SourceRange ScopRange;  // from '#pragma scop' to '#pragma endscop'
+  clang::SourceRange NestRange;  // the time loop statement
+
+  unsigned numSpaceDims() const { return Space.size(); }
+  void dump(llvm::raw_ostream &OS) const;
+};
+
+/// Prints an update expression as C: reads as A[t % 2][i - 1][j].
+std::string printExpr(const Stencil &S, const Expr &E);
+
+} // namespace an5d
+
+#endif

@@ -1,0 +1,369 @@
+//===- Analysis.cpp - Stencil properties from the isl model ---------------===//
+#include "an5d/Analysis.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace an5d;
+
+const char *an5d::shapeName(Shape S) {
+  switch (S) {
+  case Shape::Star: return "star";
+  case Shape::Box: return "box";
+  case Shape::General: return "general";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string iterList(const Stencil &S, bool WithTime) {
+  std::string L = WithTime ? islName(S.Time.Iter) : "";
+  for (const Loop &Lp : S.Space)
+    L += (L.empty() ? "" : ", ") + islName(Lp.Iter);
+  return L;
+}
+
+std::string arrayVars(const Stencil &S) {
+  std::string V = "p";
+  for (size_t D = 0; D < S.Space.size(); ++D)
+    V += ", x" + std::to_string(D);
+  return V;
+}
+
+/// The plane selector text "(t + k) % 2" for a shift k.
+std::string planeText(const Stencil &S, int64_t Shift) {
+  AffineExpr E = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
+  return Shift == 0 ? S.Time.Iter + " % 2" : "(" + E.str() + ") % 2";
+}
+
+class Analyzer {
+public:
+  Analyzer(const Stencil &S, const ScopModel &M, Diagnoser &D)
+      : S(S), M(M), D(D), C(M.Ctx->get()) {}
+  std::optional<StencilAnalysis> run();
+
+private:
+  bool checkWrite();
+  bool computeOffsets();
+  bool checkDependences();
+  bool checkBounds();
+  bool checkAccessBounds(const isl::map &Access, const an5d::Access &Src,
+                         bool IsWrite);
+  void classify();
+
+  /// [P] -> { S[t, s...] -> [s...] } restricted to the domain.
+  isl::map cellOf() {
+    return isl::map(C, islParams(S.Params) + " -> { S[" + iterList(S, true) +
+                           "] -> [" + iterList(S, false) + "] }")
+        .intersect_domain(M.Domain);
+  }
+  /// { A[p, x...] -> [x...] }: the spatial part of an array element.
+  isl::map spatialPart() {
+    std::string Xs = arrayVars(S).substr(3);
+    return isl::map(C, "{ " + M.ArrayTuple + "[" + arrayVars(S) + "] -> [" +
+                           Xs + "] }");
+  }
+
+  const Stencil &S;
+  const ScopModel &M;
+  Diagnoser &D;
+  isl::ctx C;
+  StencilAnalysis A;
+};
+
+bool Analyzer::checkWrite() {
+  if (!M.Write.apply_range(spatialPart()).is_equal(cellOf())) {
+    D.error(Reject::WriteNotOwnCell, S.Write.Range,
+            "the update must write the cell of its own iteration, '" +
+                S.Array.Name + "[" + planeText(S, 1) + "][" +
+                iterList(S, false) +
+                "]' with the loop iterators in loop order (write a cell at "
+                "an offset by shifting the loop bounds instead)");
+    return false;
+  }
+  A.WriteShift = ((S.Write.TimeBase.Constant % 2) + 2) % 2;
+  return true;
+}
+
+bool Analyzer::computeOffsets() {
+  isl::map CellToIter = cellOf().reverse();
+  for (size_t R = 0; R < M.Reads.size(); ++R) {
+    isl::set Deltas =
+        CellToIter.apply_range(M.Reads[R].apply_range(spatialPart())).deltas();
+    std::optional<std::vector<int64_t>> Off = singletonPoint(Deltas);
+    if (!Off) {
+      D.error(Reject::VariableOffset, S.Reads[R].Range,
+              "this read is not at a fixed offset from the updated cell; "
+              "each index must be its loop's iterator plus a constant, in "
+              "loop order, e.g. '" + S.Array.Name + "[t % 2][" +
+                  S.Space[0].Iter + " - 1]...'");
+      return false;
+    }
+    A.ReadOffsets.push_back(*Off);
+  }
+  std::set<std::vector<int64_t>> Distinct(A.ReadOffsets.begin(),
+                                          A.ReadOffsets.end());
+  A.Offsets.assign(Distinct.begin(), Distinct.end());
+  return true;
+}
+
+/// Jacobi: every value read was written one step earlier (or is initial),
+/// and no two cells of one step touch the same element.
+bool Analyzer::checkDependences() {
+  std::string Dims = "dt";
+  for (size_t I = 0; I < S.Space.size(); ++I)
+    Dims += ", d" + std::to_string(I);
+  auto withDelta = [&](const std::string &Cond) {
+    return isl::union_set(isl::set(C, "{ S[" + Dims + "] : " + Cond + " }"));
+  };
+  isl::union_set PreviousStep = withDelta("dt = 1");
+  if (M.Flow.deltas().is_subset(PreviousStep) &&
+      M.SameStepConflicts.is_empty()) {
+    A.Jacobi = true;
+    return true;
+  }
+  bool Reported = false;
+  std::string Expected = planeText(S, A.WriteShift - 1);
+  for (size_t R = 0; R < M.Reads.size(); ++R) {
+    isl::union_set Deltas = flowInto(M, R).deltas();
+    if (!Deltas.intersect(withDelta("dt = 0")).is_empty()) {
+      D.error(Reject::GaussSeidel, S.Reads[R].Range,
+              "this read gets a value computed in the same time step "
+              "(Gauss-Seidel order); N.5D blocking needs every read from the "
+              "previous step's plane, '" + S.Array.Name + "[" + Expected +
+                  "]'");
+      Reported = true;
+    } else if (!Deltas.is_subset(PreviousStep)) {
+      D.error(Reject::NotJacobi, S.Reads[R].Range,
+              "this read gets a value written two or more steps earlier, not "
+              "the previous step's; read the plane '" + S.Array.Name + "[" +
+                  Expected + "]' instead");
+      Reported = true;
+    }
+  }
+  if (!Reported)
+    D.error(Reject::NotJacobi, S.NestRange,
+            "the spatial loops of this nest carry a dependence: two cells of "
+            "one time step access the same element");
+  return false;
+}
+
+bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src,
+                                 bool IsWrite) {
+  isl::set Outside = Access.range().subtract(M.Extent);
+  if (Outside.is_empty())
+    return true;
+  std::string What = IsWrite ? "write" : "read";
+  std::string Where;
+  for (size_t Dim = 1; Dim < S.Array.Extents.size(); ++Dim) {
+    std::string X = "x" + std::to_string(Dim - 1);
+    isl::set Below(C, islParams(S.Params) + " -> { " + M.ArrayTuple + "[" +
+                          arrayVars(S) + "] : " + X + " < 0 }");
+    if (!Outside.intersect(Below).is_empty())
+      Where += " index " + std::to_string(Dim) + " ('" +
+               Src.Space[Dim - 1].str() + "') can be negative;";
+    if (const std::optional<AffineExpr> &Ext = S.Array.Extents[Dim]) {
+      isl::set Above(C, islParams(S.Params) + " -> { " + M.ArrayTuple + "[" +
+                            arrayVars(S) + "] : " + X + " >= " +
+                            islAffine(*Ext) + " }");
+      if (!Outside.intersect(Above).is_empty())
+        Where += " index " + std::to_string(Dim) + " ('" +
+                 Src.Space[Dim - 1].str() + "') can reach the extent " +
+                 Ext->str() + ";";
+    }
+  }
+  if (!Where.empty())
+    Where.pop_back();
+  if (M.Domain.params().is_subset(Outside.params())) {
+    D.error(Reject::OutOfBounds, Src.Range,
+            "this " + What + " is outside the array '" + S.Array.Name +
+                "':" + Where + "; shrink the loop bounds by the stencil's "
+                "reach or enlarge the array");
+    D.note(S.Array.DeclRange, "'" + S.Array.Name + "' is declared here");
+    return false;
+  }
+  std::string When = islStr(Outside.params());
+  D.warning(Src.Range, "cannot prove this " + What + " stays inside '" +
+                           S.Array.Name + "' for every size:" + Where +
+                           " (for " + When + ")");
+  A.BoundsNotes.push_back(What + " " + Src.str(S.Array.Name) +
+                          " may be outside for " + When);
+  return true;
+}
+
+bool Analyzer::checkBounds() {
+  bool Ok = checkAccessBounds(M.Write, S.Write, true);
+  for (size_t R = 0; R < M.Reads.size(); ++R)
+    Ok &= checkAccessBounds(M.Reads[R], S.Reads[R], false);
+  A.BoundsProven = Ok && A.BoundsNotes.empty();
+  if (!S.Array.Extents[0])
+    A.BoundsNotes.push_back("plane extent not declared: assumes 2 planes");
+  return Ok;
+}
+
+void Analyzer::classify() {
+  unsigned N = A.Dims;
+  A.ReachLo.assign(N, 0);
+  A.ReachHi.assign(N, 0);
+  bool Star = true, Diagonal = false;
+  for (const auto &O : A.Offsets) {
+    unsigned NonZero = 0;
+    for (unsigned I = 0; I < N; ++I) {
+      A.ReachLo[I] = std::max(A.ReachLo[I], -O[I]);
+      A.ReachHi[I] = std::max(A.ReachHi[I], O[I]);
+      NonZero += O[I] != 0;
+    }
+    Star &= NonZero <= 1;
+    Diagonal |= O[0] != 0 && NonZero > 1;
+  }
+  for (unsigned I = 0; I < N; ++I)
+    A.Radius = std::max({A.Radius, A.ReachLo[I], A.ReachHi[I]});
+  uint64_t BoxPoints = 1;
+  for (unsigned I = 0; I < N; ++I)
+    BoxPoints *= uint64_t(A.ReachLo[I] + A.ReachHi[I] + 1);
+  if (Star)
+    A.StencilShape = Shape::Star;
+  else if (A.Offsets.size() == BoxPoints)
+    A.StencilShape = Shape::Box;
+  else
+    A.StencilShape = Shape::General;
+  A.DiagonalFree = !Diagonal;
+  std::vector<int64_t> Plane;
+  for (const auto &O : A.ReadOffsets)
+    Plane.push_back(O[0]);
+  A.Associative = associativeForm(S.Update, Plane);
+}
+
+std::optional<StencilAnalysis> Analyzer::run() {
+  A.Dims = S.Space.size();
+  try {
+    if (M.Domain.is_empty()) {
+      D.error(Reject::EmptyDomain, S.NestRange,
+              "this loop nest never executes, whatever the sizes; check the "
+              "loop bounds");
+      return std::nullopt;
+    }
+    if (!checkWrite() || !computeOffsets() || !checkDependences() ||
+        !checkBounds())
+      return std::nullopt;
+  } catch (const isl::exception &E) {
+    D.error(Reject::Internal, S.NestRange,
+            std::string("isl failed while analysing this loop nest: ") +
+                E.what());
+    return std::nullopt;
+  }
+  classify();
+  return A;
+}
+
+// --- Associativity -----------------------------------------------------------
+
+const Expr *stripParens(const Expr *E) {
+  while (E->K == Expr::Paren)
+    E = &E->Args[0];
+  return E;
+}
+
+void collectReads(const Expr &E, std::vector<unsigned> &Out) {
+  if (E.K == Expr::Read)
+    Out.push_back(E.ReadIndex);
+  for (const Expr &Arg : E.Args)
+    collectReads(Arg, Out);
+}
+
+bool readsArray(const Expr &E) {
+  std::vector<unsigned> R;
+  collectReads(E, R);
+  return !R.empty();
+}
+
+/// Splits a sum into signed terms; false when a term reads several planes.
+bool collectTerms(const Expr *E, bool Negated,
+                  const std::vector<int64_t> &ReadPlane, AssociativeForm &F) {
+  E = stripParens(E);
+  if (E->K == Expr::Binary && (E->Text == "+" || E->Text == "-"))
+    return collectTerms(&E->Args[0], Negated, ReadPlane, F) &&
+           collectTerms(&E->Args[1], E->Text == "-" ? !Negated : Negated,
+                        ReadPlane, F);
+  if (E->K == Expr::Unary && E->Text == "-")
+    return collectTerms(&E->Args[0], !Negated, ReadPlane, F);
+  std::vector<unsigned> Reads;
+  collectReads(*E, Reads);
+  std::set<int64_t> Planes;
+  for (unsigned R : Reads)
+    Planes.insert(ReadPlane[R]);
+  if (Planes.size() > 1)
+    return false;
+  AssociativeForm::Term T;
+  T.Negated = Negated;
+  T.ReadsArray = !Planes.empty();
+  T.Plane = Planes.empty() ? 0 : *Planes.begin();
+  T.E = E;
+  F.Terms.push_back(T);
+  return true;
+}
+
+} // namespace
+
+std::optional<AssociativeForm>
+an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane) {
+  AssociativeForm F;
+  const Expr *Body = stripParens(&Update);
+  if (Body->K == Expr::Binary && (Body->Text == "/" || Body->Text == "*") &&
+      !readsArray(Body->Args[1])) {
+    F.OuterOp = Body->Text;
+    F.Factor = &Body->Args[1];
+    Body = &Body->Args[0];
+  } else if (Body->K == Expr::Binary && Body->Text == "*" &&
+             !readsArray(Body->Args[0])) {
+    F.OuterOp = "*";
+    F.Factor = &Body->Args[0];
+    Body = &Body->Args[1];
+  }
+  if (!collectTerms(Body, false, ReadPlane, F))
+    return std::nullopt;
+  return F;
+}
+
+std::optional<StencilAnalysis> an5d::analyzeStencil(const Stencil &S,
+                                                    const ScopModel &M,
+                                                    Diagnoser &D) {
+  return Analyzer(S, M, D).run();
+}
+
+void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
+  OS << "analysis\n";
+  OS << "  dimensions: " << Dims << "\n";
+  OS << "  offsets (" << Offsets.size() << "):";
+  for (const auto &O : Offsets) {
+    OS << " [";
+    for (size_t I = 0; I < O.size(); ++I)
+      OS << (I ? ", " : "") << O[I];
+    OS << "]";
+  }
+  OS << "\n  reach:";
+  for (unsigned I = 0; I < Dims; ++I)
+    OS << " [-" << ReachLo[I] << ", +" << ReachHi[I] << "]";
+  OS << "\n  radius: " << Radius << "\n";
+  OS << "  shape: " << shapeName(StencilShape) << "\n";
+  OS << "  diagonal-free: " << (DiagonalFree ? "yes" : "no") << "\n";
+  OS << "  associative: ";
+  if (Associative) {
+    std::set<int64_t> Planes;
+    for (const auto &T : Associative->Terms)
+      Planes.insert(T.Plane);
+    OS << "yes (" << Associative->Terms.size() << " terms over "
+       << Planes.size() << " planes";
+    if (!Associative->OuterOp.empty())
+      OS << ", then " << Associative->OuterOp << " a constant factor";
+    OS << ")\n";
+  } else {
+    OS << "no\n";
+  }
+  OS << "  jacobi: " << (Jacobi ? "yes" : "no") << "\n";
+  OS << "  write plane: (t + " << WriteShift << ") % 2\n";
+  OS << "  bounds: " << (BoundsProven ? "proven" : "not proven") << "\n";
+  for (const std::string &N : BoundsNotes)
+    OS << "    " << N << "\n";
+}

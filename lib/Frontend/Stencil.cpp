@@ -1,0 +1,184 @@
+//===- Stencil.cpp - Printing and arithmetic of the stencil description ---===//
+#include "an5d/Stencil.h"
+
+#include <sstream>
+
+using namespace an5d;
+
+const char *an5d::elemTypeName(ElemType T) {
+  return T == ElemType::Float ? "float" : "double";
+}
+
+unsigned an5d::elemTypeBytes(ElemType T) {
+  return T == ElemType::Float ? 4 : 8;
+}
+
+const char *an5d::scalarTypeName(ScalarType T) {
+  switch (T) {
+  case ScalarType::Int: return "int";
+  case ScalarType::Float: return "float";
+  case ScalarType::Double: return "double";
+  case ScalarType::LongDouble: return "long double";
+  case ScalarType::Other: return "?";
+  }
+  return "?";
+}
+
+AffineExpr AffineExpr::constant(int64_t C) {
+  AffineExpr E;
+  E.Constant = C;
+  return E;
+}
+
+AffineExpr AffineExpr::symbol(const std::string &Name) {
+  AffineExpr E;
+  E.Coeffs[Name] = 1;
+  return E;
+}
+
+AffineExpr AffineExpr::operator+(const AffineExpr &O) const {
+  AffineExpr R = *this;
+  R.Constant += O.Constant;
+  for (const auto &[Name, C] : O.Coeffs)
+    if ((R.Coeffs[Name] += C) == 0)
+      R.Coeffs.erase(Name);
+  return R;
+}
+
+AffineExpr AffineExpr::operator-(const AffineExpr &O) const {
+  return *this + O.scaled(-1);
+}
+
+AffineExpr AffineExpr::scaled(int64_t Factor) const {
+  AffineExpr R;
+  if (Factor == 0)
+    return R;
+  R.Constant = Constant * Factor;
+  for (const auto &[Name, C] : Coeffs)
+    R.Coeffs[Name] = C * Factor;
+  return R;
+}
+
+int64_t AffineExpr::coeff(const std::string &Name) const {
+  auto It = Coeffs.find(Name);
+  return It == Coeffs.end() ? 0 : It->second;
+}
+
+std::string AffineExpr::str(std::string (*Rename)(const std::string &)) const {
+  std::ostringstream OS;
+  bool First = true;
+  auto term = [&](int64_t C, const std::string &Sym) {
+    if (C == 0)
+      return;
+    int64_t Mag = C < 0 ? -C : C;
+    if (First)
+      OS << (C < 0 ? "-" : "");
+    else
+      OS << (C < 0 ? " - " : " + ");
+    if (Sym.empty())
+      OS << Mag;
+    else if (Mag == 1)
+      OS << Sym;
+    else
+      OS << Mag << "*" << Sym;
+    First = false;
+  };
+  for (const auto &[Name, C] : Coeffs)
+    term(C, Rename ? Rename(Name) : Name);
+  term(Constant, "");
+  if (First)
+    OS << "0";
+  return OS.str();
+}
+
+std::string Access::str(const std::string &Array) const {
+  std::string Plane = TimeBase.str();
+  if (TimeBase.Constant != 0 || TimeBase.Coeffs.size() != 1)
+    Plane = "(" + Plane + ")";
+  std::string S = Array + "[" + Plane + " % " + std::to_string(Modulus) + "]";
+  for (const AffineExpr &E : Space)
+    S += "[" + E.str() + "]";
+  return S;
+}
+
+static const char *formName(ArrayForm F) {
+  switch (F) {
+  case ArrayForm::PointerToArray: return "pointer to array";
+  case ArrayForm::ArrayParam: return "array parameter";
+  case ArrayForm::LocalOrGlobal: return "array variable";
+  }
+  return "?";
+}
+
+static void printExprTo(const Stencil &S, const Expr &E, std::string &Out) {
+  switch (E.K) {
+  case Expr::Read:
+    Out += S.Reads[E.ReadIndex].str(S.Array.Name);
+    return;
+  case Expr::Scalar:
+  case Expr::Literal:
+    Out += E.Text;
+    return;
+  case Expr::Paren:
+    Out += "(";
+    printExprTo(S, E.Args[0], Out);
+    Out += ")";
+    return;
+  case Expr::Unary:
+    Out += E.Text;
+    printExprTo(S, E.Args[0], Out);
+    return;
+  case Expr::Binary:
+    printExprTo(S, E.Args[0], Out);
+    Out += " " + E.Text + " ";
+    printExprTo(S, E.Args[1], Out);
+    return;
+  case Expr::Call:
+    Out += E.Text + "(";
+    for (size_t I = 0; I < E.Args.size(); ++I) {
+      if (I)
+        Out += ", ";
+      printExprTo(S, E.Args[I], Out);
+    }
+    Out += ")";
+    return;
+  case Expr::Cast:
+    Out += "(" + E.Text + ")";
+    printExprTo(S, E.Args[0], Out);
+    return;
+  }
+}
+
+std::string an5d::printExpr(const Stencil &S, const Expr &E) {
+  std::string Out;
+  printExprTo(S, E, Out);
+  return Out;
+}
+
+void Stencil::dump(llvm::raw_ostream &OS) const {
+  OS << "stencil " << Function << " (" << FileName << ":" << ScopLine
+     << ")\n";
+  OS << "  element type: " << elemTypeName(Elem) << "\n";
+  OS << "  array: " << Array.Name;
+  for (size_t D = 0; D < Array.Extents.size(); ++D)
+    OS << "[" << (Array.Extents[D] ? Array.Extents[D]->str() : "?") << "]";
+  OS << " (" << formName(Array.Form) << ")\n";
+  OS << "  params: [";
+  for (size_t I = 0; I < Params.size(); ++I)
+    OS << (I ? ", " : "") << Params[I];
+  OS << "]\n";
+  OS << "  time loop: " << Time.Iter << " from " << Time.Lower.str() << " to "
+     << Time.Upper.str() << "\n";
+  for (size_t D = 0; D < Space.size(); ++D)
+    OS << "  space loop " << D << ": " << Space[D].Iter << " from "
+       << Space[D].Lower.str() << " to " << Space[D].Upper.str()
+       << (D == 0 ? " (streaming)" : "") << "\n";
+  OS << "  scalars: [";
+  for (size_t I = 0; I < Scalars.size(); ++I)
+    OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "
+       << Scalars[I].Name;
+  OS << "]\n";
+  OS << "  write: " << Write.str(Array.Name) << "\n";
+  OS << "  reads: " << Reads.size() << "\n";
+  OS << "  update: " << printExpr(*this, Update) << "\n";
+}

@@ -1,0 +1,131 @@
+//===- ScopModel.cpp - Building the isl model of a stencil ----------------===//
+#include "an5d/Polyhedral.h"
+
+using namespace an5d;
+
+namespace {
+
+/// "S[t, i, j]" with the loop iterators as isl names.
+std::string statementTuple(const Stencil &S) {
+  std::string T = "S[" + islName(S.Time.Iter);
+  for (const Loop &L : S.Space)
+    T += ", " + islName(L.Iter);
+  return T + "]";
+}
+
+std::string accessString(const Stencil &S, const std::string &Tuple,
+                         const Access &A) {
+  std::string Str = islParams(S.Params) + " -> { " + statementTuple(S) +
+                    " -> " + Tuple + "[(" + islAffine(A.TimeBase) + ") mod " +
+                    std::to_string(A.Modulus);
+  for (const AffineExpr &X : A.Space)
+    Str += ", " + islAffine(X);
+  return Str + "] }";
+}
+
+std::string domainString(const Stencil &S) {
+  std::string Str = islParams(S.Params) + " -> { " + statementTuple(S) + " : ";
+  auto bound = [](const Loop &L) {
+    return islAffine(L.Lower) + " <= " + islName(L.Iter) + " <= " +
+           islAffine(L.Upper);
+  };
+  Str += bound(S.Time);
+  for (const Loop &L : S.Space)
+    Str += " and " + bound(L);
+  return Str + " }";
+}
+
+/// The declared extents; an unknown plane extent is taken as the 2 planes
+/// the accesses use, other unknown extents as unbounded above.
+std::string extentString(const Stencil &S, const std::string &Tuple) {
+  std::string Vars, Cons;
+  for (size_t D = 0; D < S.Array.Extents.size(); ++D) {
+    std::string X = "x" + std::to_string(D);
+    Vars += (D ? ", " : "") + X;
+    Cons += (D ? " and " : "") + std::string("0 <= ") + X;
+    if (S.Array.Extents[D])
+      Cons += " < " + islAffine(*S.Array.Extents[D]);
+    else if (D == 0)
+      Cons += " < 2";
+  }
+  return islParams(S.Params) + " -> { " + Tuple + "[" + Vars + "] : " + Cons +
+         " }";
+}
+
+std::string scheduleString(const Stencil &S) {
+  std::string Dims = islName(S.Time.Iter);
+  for (const Loop &L : S.Space)
+    Dims += ", " + islName(L.Iter);
+  return "{ " + statementTuple(S) + " -> [" + Dims + "] }";
+}
+
+/// Pairs of different cells of one step: { S[t, s] -> S[t, s'] : s != s' }.
+std::string sameStepOtherCell(const Stencil &S) {
+  std::string Src = "S[t", Dst = "S[t", Neq;
+  for (size_t D = 0; D < S.Space.size(); ++D) {
+    std::string A = "a" + std::to_string(D), B = "b" + std::to_string(D);
+    Src += ", " + A;
+    Dst += ", " + B;
+    Neq += (D ? " or " : "") + A + " != " + B;
+  }
+  return "{ " + Src + "] -> " + Dst + "] : " + Neq + " }";
+}
+
+} // namespace
+
+std::optional<ScopModel> an5d::buildScopModel(const Stencil &S, Diagnoser &D) {
+  ScopModel M;
+  M.Ctx = std::make_shared<IslContext>();
+  isl::ctx C = M.Ctx->get();
+  M.ArrayTuple = islName(S.Array.Name);
+  try {
+    M.Domain = isl::set(C, domainString(S));
+    M.Write = isl::map(C, accessString(S, M.ArrayTuple, S.Write))
+                  .intersect_domain(M.Domain);
+    isl::union_map AllReads = isl::union_map(isl::map::empty(
+        M.Write.get_space()));
+    for (const Access &A : S.Reads) {
+      M.Reads.push_back(isl::map(C, accessString(S, M.ArrayTuple, A))
+                            .intersect_domain(M.Domain));
+      AllReads = AllReads.unite(isl::union_map(M.Reads.back()));
+    }
+    M.Schedule = isl::map(C, scheduleString(S));
+    M.Extent = isl::set(C, extentString(S, M.ArrayTuple));
+    // One dataflow problem per read: isl's cost grows quickly with the
+    // number of sinks solved together.
+    M.Flow = isl::union_map(isl::map::empty(M.Schedule.get_space().domain().map_from_set()));
+    for (unsigned R = 0; R < M.Reads.size(); ++R)
+      M.Flow = M.Flow.unite(flowInto(M, R));
+    isl::union_map Accesses = AllReads.unite(isl::union_map(M.Write));
+    isl::union_map Conflicts =
+        isl::union_map(M.Write).apply_range(Accesses.reverse());
+    M.SameStepConflicts =
+        Conflicts.intersect(isl::union_map(isl::map(C, sameStepOtherCell(S))));
+  } catch (const isl::exception &E) {
+    D.error(Reject::Internal, S.NestRange,
+            std::string("isl could not model this loop nest: ") + E.what());
+    return std::nullopt;
+  }
+  return M;
+}
+
+isl::union_map an5d::flowInto(const ScopModel &M, unsigned ReadIndex) {
+  return isl::union_access_info(isl::union_map(M.Reads[ReadIndex]))
+      .set_must_source(isl::union_map(M.Write))
+      .set_schedule_map(isl::union_map(M.Schedule))
+      .compute_flow()
+      .get_must_dependence();
+}
+
+void ScopModel::dump(llvm::raw_ostream &OS) const {
+  OS << "scop\n";
+  OS << "  domain: " << islStr(Domain) << "\n";
+  OS << "  schedule: " << islStr(Schedule) << "\n";
+  OS << "  write: " << islStr(Write) << "\n";
+  OS << "  reads:\n";
+  for (const isl::map &R : Reads)
+    OS << "    " << islStr(R) << "\n";
+  OS << "  extent: " << islStr(Extent) << "\n";
+  OS << "  flow: " << islStr(Flow) << "\n";
+  OS << "  same-step conflicts: " << islStr(SameStepConflicts) << "\n";
+}
