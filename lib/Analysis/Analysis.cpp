@@ -31,6 +31,14 @@ std::string arrayVars(const Stencil &S) {
   return V;
 }
 
+/// "[i][j]": the cell's own index, in the user's iterator names.
+std::string cellIndex(const Stencil &S) {
+  std::string Idx;
+  for (const Loop &L : S.Space)
+    Idx += "[" + L.Iter + "]";
+  return Idx;
+}
+
 /// The plane selector text "(t + k) % 2" for a shift k.
 std::string planeText(const Stencil &S, int64_t Shift) {
   AffineExpr E = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
@@ -76,9 +84,8 @@ bool Analyzer::checkWrite() {
   if (!M.Write.apply_range(spatialPart()).is_equal(cellOf())) {
     D.error(Reject::WriteNotOwnCell, S.Write.Range,
             "the update must write the cell of its own iteration, '" +
-                S.Array.Name + "[" + planeText(S, 1) + "][" +
-                iterList(S, false) +
-                "]' with the loop iterators in loop order (write a cell at "
+                S.Array.Name + "[" + planeText(S, 1) + "]" + cellIndex(S) +
+                "' with the loop iterators in loop order (write a cell at "
                 "an offset by shifting the loop bounds instead)");
     return false;
   }

@@ -127,5 +127,6 @@ void ScopModel::dump(llvm::raw_ostream &OS) const {
     OS << "    " << islStr(R) << "\n";
   OS << "  extent: " << islStr(Extent) << "\n";
   OS << "  flow: " << islStr(Flow) << "\n";
+  OS << "  flow distances: " << islStr(Flow.deltas().coalesce()) << "\n";
   OS << "  same-step conflicts: " << islStr(SameStepConflicts) << "\n";
 }

@@ -1,0 +1,13 @@
+// RUN: %an5dc %s --dump=analysis | FileCheck %s
+// A product of reads from two planes is not a sum of per-plane terms.
+
+void run(int T, int n, int m, float (*A)[n][m]) {
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        A[(t + 1) % 2][i][j] = 0.5f * A[t % 2][i][j] + 0.1f * A[t % 2][i - 1][j] * A[t % 2][i + 1][j];
+#pragma endscop
+}
+
+// CHECK: associative: no

@@ -1,0 +1,13 @@
+// RUN: not %an5dc %s --dump=stencil 2>&1 | FileCheck %s
+// Reads of another array.
+
+void run(int T, int n, float (*A)[n][n], float (*B)[n][n]) {
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        A[(t + 1) % 2][i][j] = A[t % 2][i][j] + B[t % 2][i][j];
+#pragma endscop
+}
+
+// CHECK: second-array.c:9:49: error: reads array 'B', but the stencil writes 'A'{{.*}} [multiple-arrays]

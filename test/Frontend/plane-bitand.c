@@ -1,0 +1,15 @@
+// RUN: %an5dc %s --dump=stencil | FileCheck %s
+// '(t + 1) & 1' selects the plane like '(t + 1) % 2'.
+
+void run(int T, int n, int m, float (*A)[n][m]) {
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        A[(t + 1) & 1][i][j] = 0.5f * (A[t & 1][i - 1][j] + A[t & 1][i + 1][j]);
+#pragma endscop
+}
+
+// CHECK: write: A[(t + 1) % 2][i][j]
+// CHECK: jacobi: yes
+// CHECK: write plane: (t + 1) % 2

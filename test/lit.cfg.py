@@ -1,0 +1,22 @@
+# lit configuration for an5dc. Paths come from lit.site.cfg.py (generated
+# by CMake in build/test).
+import os
+import lit.formats
+
+config.name = "an5dc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.an5d_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.an5d_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ("HOME", "TMPDIR", "CXX", "CC"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%an5dc_emucc", os.path.join(config.an5d_bin_dir, "an5dc-emucc")))
+config.substitutions.append(("%an5dc", os.path.join(config.an5d_bin_dir, "an5dc")))
+config.substitutions.append(("%benchmarks", os.path.join(config.an5d_src_root, "benchmarks")))
+config.substitutions.append(("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
