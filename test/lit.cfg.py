@@ -16,6 +16,8 @@ for var in ("HOME", "TMPDIR", "CXX", "CC"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+import sys
+config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%an5dc_emucc", os.path.join(config.an5d_bin_dir, "an5dc-emucc")))
 config.substitutions.append(("%an5dc", os.path.join(config.an5d_bin_dir, "an5dc")))
 config.substitutions.append(("%benchmarks", os.path.join(config.an5d_src_root, "benchmarks")))

@@ -1,0 +1,75 @@
+//===- an5d/CodeGen.h - The CUDA file an5dc writes ------------------------===//
+//
+// Stage 5. Writes one self-contained CUDA file: a header comment with the
+// parameters, the kernels (one per degree 1..bT), the host code that
+// schedules the launches, then the user's program text with the scop region
+// replaced by a call into that host code (and, under -DAN5D_VERIFY, a CPU
+// run of the original loop nest to compare against). See docs/codegen.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_CODEGEN_H
+#define AN5D_CODEGEN_H
+
+#include "an5d/Analysis.h"
+#include "an5d/Plan.h"
+#include "an5d/Stencil.h"
+
+#include <string>
+#include <vector>
+
+namespace an5d {
+
+/// The user's source text and where the scop region lies in it. Filled by
+/// the driver from the SourceManager; code generation never sees the AST.
+struct SourceText {
+  std::string Text;          // the whole main file
+  size_t ScopBegin = 0;      // start of the '#pragma scop' line
+  size_t ScopEnd = 0;        // just past the '#pragma endscop' line
+  size_t BodyBegin = 0;      // the text between the two pragma lines
+  size_t BodyEnd = 0;
+  unsigned EndLine = 0;      // line of '#pragma endscop'
+  std::string Indent;        // leading white space of the '#pragma scop' line
+  /// Per loop (time loop first): true where the iterator is declared before
+  /// the loop ('for (i = ...'), so the host code must leave it as C would.
+  std::vector<bool> IterDeclaredOutside;
+};
+
+/// Writes an indented text, one line at a time. Every line of the
+/// generated file goes through one of these.
+class CodeWriter {
+public:
+  explicit CodeWriter(unsigned Width = 2) : Width(Width) {}
+  /// One line at the current indentation ("" for an empty line).
+  CodeWriter &line(const std::string &L);
+  /// A line that starts at column 0 whatever the indentation (#directives).
+  CodeWriter &raw(const std::string &L);
+  /// "Head {" then indents; close() dedents and writes "}" + Tail.
+  CodeWriter &open(const std::string &Head);
+  CodeWriter &close(const std::string &Tail = "");
+  void indent() { ++Level; }
+  void dedent() {
+    if (Level)
+      --Level;
+  }
+  const std::string &str() const { return Out; }
+
+private:
+  unsigned Width;
+  unsigned Level = 0;
+  std::string Out;
+};
+
+/// The generated CUDA file.
+std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
+                     const Plan &P, const SourceText &Src);
+
+/// A C expression printed for the generated code: the update's reads
+/// replaced by ReadText(read index), scalars by ScalarText(name), calls
+/// given explicit casts where C would convert the argument.
+std::string printUpdate(const Stencil &S, const Expr &E,
+                        const std::vector<std::string> &ReadText,
+                        const std::vector<std::string> &ScalarText);
+
+} // namespace an5d
+
+#endif

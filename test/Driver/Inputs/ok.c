@@ -1,0 +1,8 @@
+void smooth(int T, int n, float (*A)[n][n]) {
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        A[(t + 1) % 2][i][j] = 0.25f * (A[t % 2][i - 1][j] + A[t % 2][i + 1][j] + A[t % 2][i][j - 1] + A[t % 2][i][j + 1]);
+#pragma endscop
+}
