@@ -58,6 +58,23 @@ private:
   bool Begun = false;
 };
 
+/// A replacement of [Offset, Offset + Length) of the main file by Text.
+struct SourceEdit {
+  size_t Offset = 0;
+  size_t Length = 0;
+  std::string Text;
+};
+
+/// Edits that turn the C program into valid C++, which is what nvcc
+/// compiles a .cu file as: VLA-typed parameters become 'void *' with a
+/// typed local view at the top of the body, and implicit conversions from
+/// 'void *' get explicit casts. Sorted by offset, non-overlapping.
+std::vector<SourceEdit> cxxCompatibilityEdits(SourceSession &Session);
+
+/// Applies sorted, non-overlapping edits to Text.
+std::string applyEdits(const std::string &Text,
+                       const std::vector<SourceEdit> &Edits);
+
 /// Entry point of the frontend: the stencil of the file's scop region, or
 /// nullopt after reporting why the region is not a stencil an5dc handles.
 std::optional<Stencil> extractStencil(SourceSession &Session);
