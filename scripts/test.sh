@@ -5,9 +5,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
-LLVM_BIN=$(sed -n 's/^LLVM_TOOLS_BINARY_DIR:PATH=//p' build/CMakeCache.txt)
-LIT="$LLVM_BIN/../build/utils/lit/lit.py"
-[ -f "$LIT" ] || LIT=$(command -v lit || command -v lit.py)
+LLVM_DIR=$(sed -n 's/^LLVM_DIR:[A-Z]*=//p' build/CMakeCache.txt)
+LIT="$LLVM_DIR/../../../build/utils/lit/lit.py"
+[ -f "$LIT" ] || LIT=$(command -v lit || command -v lit.py || echo lit-not-found)
 
 passed=0; failed=0
 log=$(mktemp)

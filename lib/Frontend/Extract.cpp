@@ -34,7 +34,8 @@ bool isPureMathFunction(llvm::StringRef Name) {
       "hypot", "erf",   "erfc",  "fmod",  "copysign", "fdim"};
   if (Base.count(Name.str()))
     return true;
-  if ((Name.endswith("f") || Name.endswith("l")) &&
+  // The float and long double forms: sqrtf, sqrtl, ...
+  if (!Name.empty() && (Name.back() == 'f' || Name.back() == 'l') &&
       Base.count(Name.drop_back().str()))
     return true;
   return Name == "abs" || Name == "labs";
@@ -53,6 +54,17 @@ ScalarType scalarTypeOf(clang::QualType T) {
     }
   }
   return ScalarType::Other;
+}
+
+/// Affine arithmetic on operands within 32 bits cannot overflow int64.
+bool fitsInt32(const AffineExpr &E) {
+  auto fits = [](int64_t V) { return V >= INT32_MIN && V <= INT32_MAX; };
+  if (!fits(E.Constant))
+    return false;
+  for (const auto &[Name, C] : E.Coeffs)
+    if (!fits(C))
+      return false;
+  return true;
 }
 
 class Extractor {
@@ -426,9 +438,12 @@ std::optional<int64_t> Extractor::constantValue(const clang::Expr *E) {
   if (E->isValueDependent() || !E->getType()->isIntegerType())
     return std::nullopt;
   clang::Expr::EvalResult R;
-  if (E->EvaluateAsInt(R, Ctx) && R.Val.isInt() &&
-      R.Val.getInt().getMinSignedBits() <= 62)
-    return R.Val.getInt().getSExtValue();
+  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  // Keep far from int64 overflow in the affine arithmetic that follows.
+  if (V.isSigned() ? V.isSignedIntN(62) : V.isIntN(61))
+    return V.getExtValue();
   return std::nullopt;
 }
 
@@ -487,6 +502,8 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
       std::optional<AffineExpr> R = toAffine(B->getRHS());
       if (!R)
         return std::nullopt;
+      if (!fitsInt32(*L) || !fitsInt32(*R))
+        return nonAffine("its constants exceed 32 bits");
       if (Op == clang::BO_Add)
         return *L + *R;
       if (Op == clang::BO_Sub)
