@@ -64,7 +64,8 @@ def main():
                                    capture_output=True, timeout=a.timeout)
                 out = r.stderr.decode("latin-1")
                 bad = r.returncode not in (0, 1) or "Stack dump" in out or \
-                    "Assertion" in out or "PLEASE submit" in out
+                    "Assertion" in out or "PLEASE submit" in out or \
+                    "Sanitizer" in out or "runtime error:" in out
                 why = "exit %d" % r.returncode
             except subprocess.TimeoutExpired:
                 bad, why = True, "timeout"
