@@ -94,8 +94,10 @@ bool Analyzer::checkWrite() {
 }
 
 bool Analyzer::computeOffsets() {
+  // [P] -> { [s...] -> S[t, s...] }
   isl::map CellToIter = cellOf().reverse();
   for (size_t R = 0; R < M.Reads.size(); ++R) {
+    // [P] -> { [x - s, ...] }: how far the read is from the updated cell
     isl::set Deltas =
         CellToIter.apply_range(M.Reads[R].apply_range(spatialPart())).deltas();
     std::optional<std::vector<int64_t>> Off = singletonPoint(Deltas);
@@ -124,6 +126,7 @@ bool Analyzer::checkDependences() {
   auto withDelta = [&](const std::string &Cond) {
     return isl::union_set(isl::set(C, "{ S[" + Dims + "] : " + Cond + " }"));
   };
+  // { S[dt, d...] : dt = 1 }: dependence distances of a Jacobi stencil
   isl::union_set PreviousStep = withDelta("dt = 1");
   if (M.Flow.deltas().is_subset(PreviousStep) &&
       M.SameStepConflicts.is_empty()) {
@@ -133,6 +136,7 @@ bool Analyzer::checkDependences() {
   bool Reported = false;
   std::string Expected = planeText(S, A.WriteShift - 1);
   for (size_t R = 0; R < M.Reads.size(); ++R) {
+    // [P] -> { S[dt, d...] }: distances of the flow into read R
     isl::union_set Deltas = flowInto(M, R).deltas();
     if (!Deltas.intersect(withDelta("dt = 0")).is_empty()) {
       D.error(Reject::GaussSeidel, S.Reads[R].Range,
@@ -158,6 +162,7 @@ bool Analyzer::checkDependences() {
 
 bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src,
                                  bool IsWrite) {
+  // [P] -> { A[p, x...] }: elements accessed outside the declared extents
   isl::set Outside = Access.range().subtract(M.Extent);
   if (Outside.is_empty())
     return true;
