@@ -14,6 +14,7 @@
 #include "an5d/Plan.h"
 #include "an5d/Stencil.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -64,11 +65,12 @@ std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
                      const Plan &P, const SourceText &Src);
 
 /// A C expression printed for the generated code: the update's reads
-/// replaced by ReadText(read index), scalars by ScalarText(name), calls
-/// given explicit casts where C would convert the argument.
-std::string printUpdate(const Stencil &S, const Expr &E,
-                        const std::vector<std::string> &ReadText,
-                        const std::vector<std::string> &ScalarText);
+/// replaced by ReadText[read index], scalars renamed through ScalarName
+/// (names not in it print as they are), and every call argument whose type
+/// differs from the callee's parameter type given an explicit cast, so that
+/// C++ overloads compute what C computes (sqrt(float) is double in C).
+std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
+                        const std::map<std::string, std::string> &ScalarName);
 
 } // namespace an5d
 

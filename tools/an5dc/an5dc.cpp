@@ -1,17 +1,24 @@
 //===- an5dc.cpp - The an5dc driver ---------------------------------------===//
 //
 // Options, then the pipeline in order: frontend, polyhedral model, analysis
-// (then plan, CUDA emission and the performance model as they land).
+// then the plan and the CUDA emission (then the performance model as it
+// lands). The output is written to a temporary file and renamed into place
+// only when every stage succeeded, so a failure leaves no output file.
 // '--dump=<stage>' prints a stage's result and stops there.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/Analysis.h"
+#include "an5d/CodeGen.h"
 #include "an5d/Frontend.h"
+#include "an5d/Plan.h"
 #include "an5d/Polyhedral.h"
+
+#include "clang/Basic/SourceManager.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -28,7 +35,19 @@ cl::opt<std::string> Input(cl::Positional, cl::desc("<input.c>"),
 cl::opt<std::string> Output("o", cl::desc("Write the generated CUDA here"),
                             cl::value_desc("file"), cl::cat(Category));
 
-enum class DumpStage { None, Stencil, Scop, Analysis };
+cl::opt<int> BlockT("bT", cl::desc("Degree of temporal blocking (default 4)"),
+                    cl::value_desc("N"), cl::init(4), cl::cat(Category));
+cl::opt<std::string> BlockS(
+    "bS",
+    cl::desc("Threads per block: X (2D, default 128) or X,Y (3D, default "
+             "32,32); X runs along the innermost dimension"),
+    cl::value_desc("X[,Y]"), cl::cat(Category));
+cl::opt<int> StreamLength(
+    "sl", cl::desc("Rows of the streaming dimension per block (hSN, default "
+                   "128)"),
+    cl::value_desc("H"), cl::init(128), cl::cat(Category));
+
+enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
     cl::values(clEnumValN(DumpStage::Stencil, "stencil",
@@ -37,7 +56,9 @@ cl::opt<DumpStage> Dump(
                           "the isl model: domain, accesses, schedule, "
                           "dependences"),
                clEnumValN(DumpStage::Analysis, "analysis",
-                          "offsets, reach, shape, associativity, bounds")),
+                          "offsets, reach, shape, associativity, bounds"),
+               clEnumValN(DumpStage::Plan, "plan",
+                          "block shape, tiles, registers, shared memory")),
     cl::init(DumpStage::None), cl::cat(Category));
 
 void printVersion(llvm::raw_ostream &OS) {
@@ -55,6 +76,102 @@ void splitArgs(int Argc, const char **Argv, std::vector<const char *> &Ours,
   }
   for (++I; I < Argc; ++I)
     Clang.push_back(Argv[I]);
+}
+
+/// Parses -bS "X" or "X,Y" into sizes; false on a malformed list.
+bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Text).split(Parts, ',');
+  for (llvm::StringRef Part : Parts) {
+    int64_t V = 0;
+    if (Part.trim().getAsInteger(10, V))
+      return false;
+    Out.push_back(V);
+  }
+  return !Out.empty() && Out.size() <= 2;
+}
+
+/// The user's text around the scop region, for the emitter.
+SourceText describeSource(SourceSession &Session, const Stencil &S) {
+  clang::SourceManager &SM = Session.sources();
+  SourceText Src;
+  Src.Text = SM.getBufferData(SM.getMainFileID()).str();
+  const std::string &T = Src.Text;
+  auto offsetOf = [&](clang::SourceLocation L) {
+    return size_t(SM.getFileOffset(SM.getExpansionLoc(L)));
+  };
+  auto lineStart = [&](size_t Off) {
+    size_t NL = T.rfind('\n', Off == 0 ? 0 : Off - 1);
+    return (Off == 0 || NL == std::string::npos) ? size_t(0) : NL + 1;
+  };
+  auto nextLine = [&](size_t Off) {
+    size_t NL = T.find('\n', Off);
+    return NL == std::string::npos ? T.size() : NL + 1;
+  };
+  size_t Begin = offsetOf(S.ScopRange.getBegin());
+  size_t End = offsetOf(S.ScopRange.getEnd());
+  Src.ScopBegin = lineStart(Begin);
+  Src.ScopEnd = nextLine(End);
+  Src.BodyBegin = nextLine(Begin);
+  Src.BodyEnd = lineStart(End);
+  Src.EndLine = SM.getExpansionLineNumber(S.ScopRange.getEnd());
+  size_t I = Src.ScopBegin;
+  while (I < T.size() && (T[I] == ' ' || T[I] == '\t'))
+    Src.Indent += T[I++];
+  // 'for (i = ...' assigns an iterator declared before the loop.
+  std::vector<const Loop *> Loops = {&S.Time};
+  for (const Loop &L : S.Space)
+    Loops.push_back(&L);
+  for (const Loop *L : Loops) {
+    size_t Off = offsetOf(L->Range.getBegin());
+    size_t Paren = T.find('(', Off);
+    bool Outside = false;
+    if (Paren != std::string::npos) {
+      size_t P = Paren + 1;
+      while (P < T.size() && std::isspace(static_cast<unsigned char>(T[P])))
+        ++P;
+      if (T.compare(P, L->Iter.size(), L->Iter) == 0) {
+        size_t Q = P + L->Iter.size();
+        while (Q < T.size() && std::isspace(static_cast<unsigned char>(T[Q])))
+          ++Q;
+        Outside = Q + 1 < T.size() && T[Q] == '=' && T[Q + 1] != '=';
+      }
+    }
+    Src.IterDeclaredOutside.push_back(Outside);
+  }
+  return Src;
+}
+
+/// Writes Text to Path through a temporary file renamed into place.
+bool writeOutput(const std::string &Path, const std::string &Text) {
+  llvm::SmallString<256> Model(Path);
+  Model += ".tmp-%%%%%%";
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
+    llvm::errs() << "an5dc: error: cannot create '" << Path
+                 << "': " << EC.message() << "\n";
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Text;
+    OS.close();
+    if (OS.has_error()) {
+      llvm::errs() << "an5dc: error: cannot write '" << Path
+                   << "': " << OS.error().message() << "\n";
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    llvm::errs() << "an5dc: error: cannot write '" << Path
+                 << "': " << EC.message() << "\n";
+    llvm::sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
 }
 
 /// Runs the pipeline; returns the process exit status.
@@ -83,16 +200,36 @@ int runPipeline(const FrontendOptions &Opts) {
     A->dump(llvm::outs());
     return 0;
   }
-  if (!Output.empty()) {
-    llvm::errs() << "an5dc: error: CUDA generation is not part of this "
-                    "build yet; use --dump=stencil, --dump=scop or "
-                    "--dump=analysis\n";
+  if (Output.empty() && Dump != DumpStage::Plan) {
+    llvm::errs() << S->FileName << ": stencil '" << S->Function
+                 << "' accepted: " << S->numSpaceDims() << "D, radius "
+                 << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
+    return 0;
+  }
+  PlanOptions PO;
+  PO.BT = BlockT;
+  PO.StreamBlock = StreamLength;
+  if (!BlockS.empty() && !parseBlockSizes(BlockS, PO.BS)) {
+    llvm::errs() << "an5dc: error: -bS '" << BlockS
+                 << "' is not a size or a pair of sizes, e.g. -bS 64 or "
+                    "-bS 16,8\n";
     return 1;
   }
-  llvm::errs() << S->FileName << ": stencil '" << S->Function
-               << "' accepted: " << S->numSpaceDims() << "D, radius "
-               << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
-  return 0;
+  Plan P;
+  std::string PlanError;
+  if (!makePlan(*S, *A, PO, P, PlanError)) {
+    llvm::errs() << "an5dc: error: " << PlanError << "\n";
+    return 1;
+  }
+  if (Dump == DumpStage::Plan) {
+    P.dump(llvm::outs());
+    return 0;
+  }
+  if (D.hasErrors())
+    return 1;
+  SourceText Src = describeSource(*Session, *S);
+  std::string Text = emitCuda(*S, *A, P, Src);
+  return writeOutput(Output, Text) ? 0 : 1;
 }
 
 } // namespace
@@ -116,6 +253,13 @@ int main(int Argc, const char **Argv) {
   }
   if (llvm::sys::fs::is_directory(Input)) {
     llvm::errs() << "an5dc: error: '" << Input << "' is a directory\n";
+    return 1;
+  }
+  bool Same = false;
+  if (!Output.empty() && !llvm::sys::fs::equivalent(Input, Output, Same) &&
+      Same) {
+    llvm::errs() << "an5dc: error: -o '" << Output
+                 << "' would overwrite the input file\n";
     return 1;
   }
   Opts.InputFile = Input;

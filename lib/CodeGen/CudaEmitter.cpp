@@ -1,0 +1,895 @@
+//===- CudaEmitter.cpp - The generated CUDA file --------------------------===//
+//
+// Layout of the output (docs/codegen.md describes it in full):
+//   1. header comment: stencil summary, compile-time parameters, phases
+//   2. includes, the launch/check macros and the shared-memory layout
+//   3. device helpers: boundary value, the update of one cell
+//   4. one kernel per degree 1..bT (the general N.5D kernel)
+//   5. host code: launch of one degree, the run (schedule of launches),
+//      the AN5D_VERIFY helpers
+//   6. the user's program text with the scop region replaced by a call
+//
+//===----------------------------------------------------------------------===//
+#include "an5d/CodeGen.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+#include <set>
+
+using namespace an5d;
+
+namespace {
+
+std::string str(int64_t V) { return std::to_string(V); }
+
+/// "x + 3", "x - 2", "x" for a variable plus a constant.
+std::string plus(const std::string &X, int64_t C) {
+  if (C == 0)
+    return X;
+  return X + (C > 0 ? " + " : " - ") + str(C < 0 ? -C : C);
+}
+
+/// Name of a streaming offset in register parameter names: m2, m1, 0, p1.
+std::string offsetName(int64_t O) {
+  if (O < 0)
+    return "m" + str(-O);
+  if (O > 0)
+    return "p" + str(O);
+  return "0";
+}
+
+int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
+
+class Emitter {
+public:
+  Emitter(const Stencil &S, const StencilAnalysis &A, const Plan &P,
+          const SourceText &Src)
+      : S(S), A(A), P(P), Src(Src), N(S.numSpaceDims()),
+        Elem(elemTypeName(S.Elem)) {
+    for (const Loop &L : S.Space)
+      It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
+    for (unsigned D = 0; D < N; ++D) {
+      Ext.push_back("ext_" + It[D]);
+      First.push_back(It[D] + "_first");
+      Last.push_back(It[D] + "_last");
+    }
+    Fn = sanitize(S.Function);
+    nameScalars();
+  }
+
+  std::string run();
+
+private:
+  // Pieces of the file, in order.
+  void header();
+  void prelude();
+  void boundaryHelper();
+  void updateFunction();
+  void kernel(const KernelPlan &K);
+  void launchFunction();
+  void runFunction();
+  void verifyHelpers();
+  void userProgram();
+
+  // Kernel pieces.
+  void kernelSetup(const KernelPlan &K);
+  void levelStep(const KernelPlan &K, int64_t Phase, int64_t Level);
+  std::string reg(int64_t Level, int64_t Slot) const {
+    return "reg_" + str(Level) + "_" + str(Slot);
+  }
+  /// Ring slot of level-(L-1) row (x + O) when level L computes row x in
+  /// phase Phase.
+  int64_t slotOf(int64_t Phase, int64_t O) const {
+    return mod(Phase - P.Hi[0] + O, P.Ring);
+  }
+
+  // Parameter lists.
+  std::string scalarParams() const;
+  std::string scalarArgs() const;
+  std::string gridParams() const;
+  std::string gridArgs() const;
+  std::string zero() const {
+    return S.Elem == ElemType::Float ? "0.0f" : "0.0";
+  }
+  std::string globalIndex(const std::string &Row) const;
+  std::string interiorTest(const std::string &Row) const;
+
+  void nameScalars();
+  static std::string sanitize(const std::string &Name);
+  static bool reserved(const std::string &Name);
+
+  const Stencil &S;
+  const StencilAnalysis &A;
+  const Plan &P;
+  const SourceText &Src;
+  unsigned N;
+  std::string Elem;
+  std::vector<std::string> It, Ext, First, Last;
+  std::string Fn;
+  std::map<std::string, std::string> ScalarName;
+  CodeWriter W;
+};
+
+std::string Emitter::sanitize(const std::string &Name) {
+  std::string R;
+  for (char C : Name)
+    R += (std::isalnum(static_cast<unsigned char>(C)) || C == '_') ? C : '_';
+  return R;
+}
+
+/// Names the generated kernels and host functions declare themselves.
+bool Emitter::reserved(const std::string &Name) {
+  static const std::set<std::string> Own = {
+      "grid",      "in",          "out",        "in_plane",   "bnd_plane",
+      "plane",     "plane_index", "smem",       "sm",         "sm_buffer0",
+      "sm_buffer1", "col",        "cell",       "value",      "row_first",
+      "row_last",  "stream_last", "cell_interior", "cell_stores", "degree",
+      "block",     "blocks",      "rows",       "host",       "bytes",
+      "steps",     "step",        "rest",       "full",       "part",
+      "launches",  "split",       "tail",       "tail_count", "launch",
+      "t_first",   "t_last",      "copy",       "data",       "cells",
+      "reference", "result",      "tolerance",  "max_abs",    "max_rel",
+      "ref",       "got",         "err",        "rel",        "NULL"};
+  return Own.count(Name) || Name.rfind("an5d", 0) == 0 ||
+         Name.rfind("AN5D", 0) == 0 || Name.rfind("reg_", 0) == 0 ||
+         Name.rfind("own_", 0) == 0 || Name.rfind("ext_", 0) == 0 ||
+         Name.rfind("tile_", 0) == 0 || Name.rfind("cols_", 0) == 0 ||
+         Name.rfind("it_", 0) == 0;
+}
+
+/// Kernel parameters keep the user's scalar names unless one collides with
+/// a name of the generated code.
+void Emitter::nameScalars() {
+  std::set<std::string> Taken;
+  for (unsigned D = 0; D < N; ++D)
+    for (const std::string &X :
+         {It[D], Ext[D], First[D], Last[D], "tile_" + It[D],
+          It[D] + "_interior", It[D] + "_in_array", "cols_" + It[D]})
+      Taken.insert(X);
+  for (const ScalarVar &V : S.Scalars) {
+    std::string Name = V.Name;
+    bool Clash = Taken.count(Name) || reserved(Name);
+    if (Clash)
+      Name = "scalar_" + Name;
+    ScalarName[V.Name] = Name;
+  }
+}
+
+std::string Emitter::scalarParams() const {
+  std::string R;
+  for (const ScalarVar &V : S.Scalars)
+    R += std::string(", ") + scalarTypeName(V.Type) + " " +
+         ScalarName.at(V.Name);
+  return R;
+}
+
+std::string Emitter::scalarArgs() const {
+  std::string R;
+  for (const ScalarVar &V : S.Scalars)
+    R += ", " + ScalarName.at(V.Name);
+  return R;
+}
+
+/// Extents and interior bounds, as every kernel and host helper takes them.
+std::string Emitter::gridParams() const {
+  std::string R;
+  for (unsigned D = 0; D < N; ++D)
+    R += ", int " + Ext[D];
+  for (unsigned D = 0; D < N; ++D)
+    R += ", int " + First[D] + ", int " + Last[D];
+  return R;
+}
+
+std::string Emitter::gridArgs() const {
+  std::string R;
+  for (unsigned D = 0; D < N; ++D)
+    R += ", " + Ext[D];
+  for (unsigned D = 0; D < N; ++D)
+    R += ", " + First[D] + ", " + Last[D];
+  return R;
+}
+
+/// Offset of cell (Row, j[, k]) inside one plane, in 64 bits.
+std::string Emitter::globalIndex(const std::string &Row) const {
+  std::string R = Row.find(' ') == std::string::npos ? Row : "(" + Row + ")";
+  if (N == 2)
+    return "(long)" + R + " * " + Ext[1] + " + " + It[1];
+  return "((long)" + R + " * " + Ext[1] + " + " + It[1] + ") * " + Ext[2] +
+         " + " + It[2];
+}
+
+std::string Emitter::interiorTest(const std::string &Row) const {
+  return "cell_interior && " + Row + " >= " + First[0] + " && " + Row +
+         " <= " + Last[0];
+}
+
+// --- 1. Header ---------------------------------------------------------------
+
+void Emitter::header() {
+  auto reachText = [&]() {
+    std::string R;
+    for (unsigned D = 0; D < N; ++D)
+      R += std::string(D ? " " : "") + It[D] + " [-" + str(P.Lo[D]) + ", +" +
+           str(P.Hi[D]) + "]";
+    return R;
+  };
+  std::string BS;
+  for (unsigned D = N - 1; D >= 1; --D)
+    BS += (BS.empty() ? "" : ",") + str(P.BS[D - 1]);
+  W.line("// Generated by an5dc from " + S.FileName + " (scop at line " +
+         str(S.ScopLine) + ", function " + S.Function + "). Do not edit.");
+  W.line("//");
+  W.line("// Stencil: " + S.Array.Name + ", " + str(N) + "D " + Elem +
+         ", " + shapeName(A.StencilShape) + ", reach " + reachText());
+  W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
+         " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
+         " + " + str(P.WriteShift) + ") % 2, reads plane " +
+         (P.WriteShift == 1 ? S.Time.Iter : "(" + S.Time.Iter + " + 1)") +
+         " % 2");
+  W.line("//   streaming along " + It[0] + ", blocked along " +
+         (N == 2 ? It[1] : It[1] + " and " + It[2]) +
+         " (one cell per thread)");
+  W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " + BS +
+         " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
+         str(P.StreamBlock) + " rows");
+  W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
+         "buffers x " + str(P.SharedRows.size()) + " rows), register ring " +
+         str(P.Ring) + " rows per level");
+  W.line("// Kernels: an5d_kernel_deg1 .. an5d_kernel_deg" + str(P.BT) +
+         "; degree D advances D time steps per launch:");
+  for (const KernelPlan &K : P.Kernels) {
+    std::string Tile;
+    for (unsigned D = 1; D < N; ++D)
+      Tile += (Tile.empty() ? "" : " x ") + str(K.Tile[D - 1]) + " " + It[D];
+    W.line("//   degree " + str(K.Degree) + ": output tile " + Tile + " x " +
+           str(P.StreamBlock) + " " + It[0] + " per block, body unrolled by " +
+           str(K.Unroll) + " rows");
+  }
+  W.line("// Phases of a kernel: each block streams along " + It[0] +
+         " one row at a time:");
+  W.line("//   head: the first D*(reach) rows fill the register pipeline "
+         "(nothing is stored);");
+  W.line("//   body: per row, load level 0, compute levels 1..D (one "
+         "__syncthreads each, double-buffered");
+  W.line("//         shared memory), store level D inside the block's tile; "
+         "unrolled so register slots");
+  W.line("//         and buffer parity are constants;");
+  W.line("//   tail: a uniform exit test before each unrolled row.");
+  W.line("// Host: launches of degree <= bT, the last one of degree 1, as "
+         "many launches as steps modulo 2,");
+  W.line("//   so both planes end as the C loop leaves them. Grid sizes and "
+         "the step count are run-time values.");
+  W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
+         "nest on the CPU first and");
+  W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "
+         "for float, 1e-10 for double.");
+  W.line("// Build: nvcc -O3 -arch=sm_90 FILE.cu   or   an5dc-emucc FILE.cu -o "
+         "prog (CPU emulation)");
+  W.line("");
+}
+
+// --- 2. Prelude ----------------------------------------------------------------
+
+void Emitter::prelude() {
+  W.raw("#include <cuda_runtime.h>");
+  W.raw("#include <math.h>");
+  W.raw("#include <stdio.h>");
+  W.raw("#include <stdlib.h>");
+  W.raw("#include <string.h>");
+  W.line("");
+  W.raw("#ifdef AN5D_EMULATION");
+  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, ...) "
+        "an5d_emu_launch_smem(kernel, grid, block, smem, __VA_ARGS__)");
+  W.raw("#else");
+  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, ...) "
+        "kernel<<<grid, block, smem>>>(__VA_ARGS__)");
+  W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
+  W.raw("#endif");
+  W.line("");
+  W.line("// Every CUDA call is checked; a failure ends the program.");
+  W.raw("#define AN5D_CHECK(call) \\");
+  W.raw("  do { \\");
+  W.raw("    cudaError_t an5d_status = (call); \\");
+  W.raw("    if (an5d_status != cudaSuccess) { \\");
+  W.raw("      fprintf(stderr, \"an5d: %s failed: %s\\n\", #call, "
+        "cudaGetErrorString(an5d_status)); \\");
+  W.raw("      exit(1); \\");
+  W.raw("    } \\");
+  W.raw("  } while (0)");
+  W.line("");
+  W.line("// Compile-time parameters.");
+  W.raw("#define AN5D_BT " + str(P.BT));
+  W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
+  if (N == 2) {
+    W.raw("#define AN5D_BLOCK_X " + str(P.BS[0]));
+  } else {
+    W.raw("#define AN5D_BLOCK_X " + str(P.BS[1]) + " /* along " + It[2] +
+          " */");
+    W.raw("#define AN5D_BLOCK_Y " + str(P.BS[0]) + " /* along " + It[1] +
+          " */");
+  }
+  W.raw("#define AN5D_THREADS " + str(P.Threads));
+  W.line("");
+  W.line("// Shared memory: 2 buffers, each holding the rows of the previous "
+         "level that");
+  W.line("// other columns read (streaming offsets:" +
+         [&]() {
+           std::string R;
+           for (int64_t O : P.SharedRows)
+             R += " " + str(O);
+           return R.empty() ? std::string(" none") : R;
+         }() +
+         "), each row a plane padded by the reach on both sides.");
+  if (N == 2) {
+    W.raw("#define AN5D_SM_WIDTH " + str(P.SharedExtent[0]) + " /* " +
+          str(P.BS[0]) + " threads + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+          " pad along " + It[1] + " */");
+    W.raw("#define AN5D_SM_PLANE AN5D_SM_WIDTH");
+  } else {
+    W.raw("#define AN5D_SM_HEIGHT " + str(P.SharedExtent[0]) + " /* " +
+          str(P.BS[0]) + " threads + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+          " pad along " + It[1] + " */");
+    W.raw("#define AN5D_SM_WIDTH " + str(P.SharedExtent[1]) + " /* " +
+          str(P.BS[1]) + " threads + " + str(P.Lo[2]) + " + " + str(P.Hi[2]) +
+          " pad along " + It[2] + " */");
+    W.raw("#define AN5D_SM_PLANE (AN5D_SM_HEIGHT * AN5D_SM_WIDTH)");
+  }
+  W.raw("#define AN5D_SM_ROWS " + str(P.SharedRows.size()));
+  W.raw("#define AN5D_SM_BUFFER (AN5D_SM_ROWS * AN5D_SM_PLANE)");
+  W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
+        " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
+  W.line("");
+}
+
+// --- 3. Device helpers ---------------------------------------------------------
+
+void Emitter::boundaryHelper() {
+  std::string Params = "const " + Elem + " *grid, int plane_index, long plane";
+  for (unsigned D = 0; D < N; ++D)
+    Params += ", int " + It[D];
+  for (unsigned D = 0; D < N; ++D)
+    Params += ", int " + Ext[D];
+  W.line("// A cell that is not computed: inside the array it keeps the "
+         "boundary value of");
+  W.line("// plane `plane_index`, outside the array it is 0 and is never "
+         "loaded.");
+  W.line("__device__ __forceinline__ " + Elem + " an5d_boundary(" + Params +
+         ")");
+  W.open("");
+  std::string In;
+  for (unsigned D = 0; D < N; ++D)
+    In += std::string(D ? " && " : "") + It[D] + " >= 0 && " + It[D] + " < " +
+          Ext[D];
+  W.line("if (" + In + ")");
+  W.indent();
+  W.line("return grid[plane_index * plane + " + globalIndex(It[0]) + "];");
+  W.dedent();
+  W.line("return " + zero() + ";");
+  W.close();
+  W.line("");
+}
+
+void Emitter::updateFunction() {
+  std::vector<std::string> Reads;
+  for (size_t R = 0; R < S.Reads.size(); ++R) {
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    bool Own = true;
+    for (unsigned D = 1; D < N; ++D)
+      Own = Own && O[D] == 0;
+    if (Own) {
+      Reads.push_back("own_" + offsetName(O[0]));
+      continue;
+    }
+    int64_t Row = P.sharedRowOf(O[0]);
+    assert(Row >= 0 && "a read at another column must have a shared row");
+    std::string Idx;
+    if (Row > 0)
+      Idx = (Row == 1 ? std::string("") : str(Row) + " * ") + "AN5D_SM_PLANE + ";
+    Idx += "col";
+    int64_t Col = O[N - 1];
+    if (N == 3 && O[1] != 0) {
+      int64_t M = O[1] < 0 ? -O[1] : O[1];
+      Idx += std::string(O[1] < 0 ? " - " : " + ") +
+             (M == 1 ? std::string("") : str(M) + " * ") + "AN5D_SM_WIDTH";
+    }
+    Idx = plus(Idx, Col);
+    Reads.push_back("sm[" + Idx + "]");
+  }
+  // Parameters the expression does not read stay unnamed (no warnings).
+  auto param = [&](const std::string &Type, const std::string &Name) {
+    bool Used = std::find(Reads.begin(), Reads.end(), Name) != Reads.end();
+    if (Name == "sm" || Name == "col")
+      Used = !P.SharedRows.empty();
+    std::string Sep = Type.back() == '*' ? "" : " ";
+    return Type + (Used ? Sep + Name : " /* " + Name + ": not read */");
+  };
+  std::string Own;
+  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
+    Own += ", " + param(Elem, "own_" + offsetName(O));
+  W.line("// The update of one cell (the statement of the scop) from the "
+         "previous level:");
+  W.line("// cells of other columns from shared memory (sm: one buffer, col: "
+         "this thread's");
+  W.line("// cell in a padded plane, one plane per row offset), this "
+         "thread's own column from");
+  W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
+         It[0] + ", " + It[0] + " + 1).");
+  W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
+         param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
+         Own + scalarParams() + ")");
+  W.open("");
+  W.line("return " + printUpdate(S.Update, Reads, ScalarName) + ";");
+  W.close();
+  W.line("");
+}
+
+// --- 4. Kernels ------------------------------------------------------------------
+
+void Emitter::kernelSetup(const KernelPlan &K) {
+  int64_t D = K.Degree;
+  if (!P.SharedRows.empty()) {
+    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
+    W.line("// Zero both shared buffers once: the pads around the block stay "
+           "zero.");
+    std::string Tid = N == 2 ? "(int)threadIdx.x"
+                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
+    W.line("for (int cell = " + Tid +
+           "; cell < 2 * AN5D_SM_BUFFER; cell += AN5D_THREADS)");
+    W.indent();
+    W.line("smem[cell] = " + zero() + ";");
+    W.dedent();
+    W.line("__syncthreads();");
+    W.line(Elem + " *const sm_buffer0 = smem;");
+    W.line(Elem + " *const sm_buffer1 = smem + AN5D_SM_BUFFER;");
+  } else {
+    W.line("// Every read is in this thread's own column: no shared memory.");
+  }
+  std::string Plane = "(long)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Plane += " * " + Ext[Dm];
+  W.line("const long plane = " + Plane + ";");
+  W.line("const " + Elem + " *in = grid + in_plane * plane;");
+  W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
+  W.line("// This thread's cell: the block's output tile starts at tile_*, "
+         "after a halo of");
+  W.line("// " + str(D) + " * reach threads on each side (they compute "
+         "values that are never stored).");
+  std::vector<std::string> Thread = {"", N == 2 ? "threadIdx.x" : "threadIdx.y",
+                                     "threadIdx.x"};
+  std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
+                                       "blockIdx.x"};
+  std::string Col, Interior, Stores;
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    int64_t TileW = K.Tile[Dm - 1];
+    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (int)" +
+           BlockIdx[Dm] + " * " + str(TileW) + ";");
+    W.line("const int " + It[Dm] + " = " +
+           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + (int)" + Thread[Dm] +
+           ";");
+    Interior += std::string(Interior.empty() ? "" : " && ") + It[Dm] +
+                " >= " + First[Dm] + " && " + It[Dm] + " <= " + Last[Dm];
+    Stores += " && " + It[Dm] + " >= tile_" + It[Dm] + " && " + It[Dm] +
+              " < tile_" + It[Dm] + " + " + str(TileW);
+  }
+  if (N == 2)
+    Col = plus("(int)threadIdx.x", P.Lo[1]);
+  else
+    Col = plus("((int)threadIdx.y + " + str(P.Lo[1]) + ") * AN5D_SM_WIDTH + "
+               "(int)threadIdx.x", P.Lo[2]);
+  W.line("const int col = " + Col + "; // in the padded shared plane");
+  W.line("const bool cell_interior = " + Interior + ";");
+  W.line("const bool cell_stores = cell_interior" + Stores + ";");
+  std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
+  W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
+         "; level 0 streams from");
+  W.line("// row_first - " + str(D * P.Lo[0]) + " to row_last + " +
+         str(D * P.Hi[0]) + ", level L lags " + str(P.Hi[0]) +
+         " * L rows behind it.");
+  W.line("const int row_first = " + First[0] + " + (int)" + SB +
+         " * AN5D_STREAM_BLOCK;");
+  W.line("const int row_last = row_first + AN5D_STREAM_BLOCK - 1 < " +
+         Last[0] + " ? row_first + AN5D_STREAM_BLOCK - 1 : " + Last[0] + ";");
+  W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
+  W.line("// reg_L_S: level L (L steps after the launch's input) of the row "
+         "in ring slot S;");
+  W.line("// the row loaded in unrolled phase q goes to slot q % " +
+         str(P.Ring) + " at every level.");
+  for (int64_t L = 0; L < D; ++L) {
+    std::string Decl = Elem;
+    for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
+      Decl += std::string(Sl ? "," : "") + " " + reg(L, Sl) + " = " + zero();
+    W.line(Decl + ";");
+  }
+  W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
+         "; // the row level 0 loads");
+}
+
+void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
+  int64_t D = K.Degree;
+  std::string Row = plus(It[0], -Level * P.Hi[0]);
+  W.line("// level " + str(Level) + " of row " + Row);
+  W.open("");
+  int64_t Sub = Phase * D + (Level - 1);
+  std::string Buf = (Sub % 2) ? "sm_buffer1" : "sm_buffer0";
+  if (!P.SharedRows.empty()) {
+    std::string Rows;
+    for (int64_t O : P.SharedRows)
+      Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
+    W.line("// share level " + str(Level - 1) + " of row" +
+           (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
+           " with the other columns");
+    for (size_t R = 0; R < P.SharedRows.size(); ++R) {
+      std::string Idx = R == 0 ? "col"
+                               : (R == 1 ? std::string("")
+                                         : str(R) + " * ") +
+                                     "AN5D_SM_PLANE + col";
+      W.line(Buf + "[" + Idx + "] = " +
+             reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
+    }
+    W.line("__syncthreads();");
+  }
+  std::string Args = (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", col";
+  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
+    Args += ", " + reg(Level - 1, slotOf(Phase, O));
+  Args += scalarArgs();
+  W.line("const " + Elem + " value = an5d_update(" + Args + ");");
+  if (Level == D) {
+    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
+           " <= row_last)");
+    W.indent();
+    W.line("out[" + globalIndex(Row) + "] = value;");
+    W.dedent();
+  } else {
+    std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
+    std::string Cells;
+    for (unsigned Dm = 0; Dm < N; ++Dm)
+      Cells += ", " + (Dm == 0 ? Row : It[Dm]);
+    std::string Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm)
+      Exts += ", " + Ext[Dm];
+    W.line(reg(Level, mod(Phase, P.Ring)) + " = " + interiorTest(Row) +
+           " ? value : an5d_boundary(grid, " + Plane + ", plane" + Cells +
+           Exts + ");");
+  }
+  W.close();
+}
+
+void Emitter::kernel(const KernelPlan &K) {
+  int64_t D = K.Degree;
+  W.line("// Degree " + str(D) + ": advances " + str(D) + " time step" +
+         (D == 1 ? "" : "s") + " per launch, reading interior cells from "
+         "plane in_plane");
+  W.line("// of grid and writing level " + str(D) +
+         " to the other plane; level L's boundary cells come from plane");
+  W.line("// bnd_plane ^ (L % 2), the plane that step L of the launch reads "
+         "in the C loop.");
+  W.line("__global__ void __launch_bounds__(AN5D_THREADS) an5d_kernel_deg" +
+         str(D) + "(" + Elem + " *grid, int in_plane, int bnd_plane" +
+         gridParams() + scalarParams() + ")");
+  W.open("");
+  kernelSetup(K);
+  W.open("for (;;)");
+  for (int64_t Q = 0; Q < K.Unroll; ++Q) {
+    W.line("// ---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
+           " (ring slot " + str(mod(Q, P.Ring)) + ") ----");
+    W.line("if (" + It[0] + " > stream_last)");
+    W.indent();
+    W.line("break;");
+    W.dedent();
+    W.line("// level 0 of row " + It[0]);
+    std::string Cells, Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm) {
+      Cells += ", " + It[Dm];
+      Exts += ", " + Ext[Dm];
+    }
+    W.line(reg(0, mod(Q, P.Ring)) + " = " + interiorTest(It[0]) + " ? in[" +
+           globalIndex(It[0]) + "] : an5d_boundary(grid, bnd_plane, plane" +
+           Cells + Exts + ");");
+    for (int64_t L = 1; L <= D; ++L)
+      levelStep(K, Q, L);
+    W.line("++" + It[0] + ";");
+  }
+  W.close();
+  W.close();
+  W.line("");
+}
+
+// --- 5. Host code ----------------------------------------------------------------
+
+void Emitter::launchFunction() {
+  W.line("// Launches the kernel of one degree over the whole interior.");
+  W.line("static void an5d_launch(int degree, " + Elem +
+         " *grid, int in_plane, int bnd_plane" + gridParams() +
+         scalarParams() + ")");
+  W.open("");
+  W.line("const int rows = " + Last[0] + " - " + First[0] + " + 1;");
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    W.line("const int cols_" + It[Dm] + " = " + Last[Dm] + " - " + First[Dm] +
+           " + 1;");
+  W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
+                : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
+  W.line("switch (degree) {");
+  for (const KernelPlan &K : P.Kernels) {
+    W.line("case " + str(K.Degree) + ": {");
+    W.indent();
+    auto tiles = [&](unsigned Dm) {
+      int64_t T = K.Tile[Dm - 1];
+      return "(cols_" + It[Dm] + " + " + str(T - 1) + ") / " + str(T);
+    };
+    std::string Blocks =
+        N == 2 ? tiles(1) + ", (rows + AN5D_STREAM_BLOCK - 1) / AN5D_STREAM_BLOCK"
+               : tiles(2) + ", " + tiles(1) +
+                     ", (rows + AN5D_STREAM_BLOCK - 1) / AN5D_STREAM_BLOCK";
+    W.line("const dim3 blocks(" + Blocks + ");");
+    W.line("AN5D_LAUNCH(an5d_kernel_deg" + str(K.Degree) +
+           ", blocks, block, AN5D_SM_BYTES, grid, in_plane, bnd_plane" +
+           gridArgs() + scalarArgs() + ");");
+    W.line("break;");
+    W.dedent();
+    W.line("}");
+  }
+  W.line("default:");
+  W.indent();
+  W.line("fprintf(stderr, \"an5d: no kernel of degree %d\\n\", degree);");
+  W.line("exit(1);");
+  W.dedent();
+  W.line("}");
+  W.line("AN5D_CHECK(cudaGetLastError());");
+  W.close();
+  W.line("");
+}
+
+void Emitter::runFunction() {
+  std::string Params = Elem + " *host";
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Params += ", long " + Ext[Dm];
+  Params += ", long t_first, long t_last";
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Params += ", long " + First[Dm] + ", long " + Last[Dm];
+  Params += scalarParams();
+  W.line("// Runs time steps t_first .. t_last of the scop on the GPU: copies "
+         "both planes of");
+  W.line("// `host` (" + str(N) + " spatial extents each) to the device, "
+         "launches, copies both back.");
+  W.line("static void an5d_run_" + Fn + "(" + Params + ")");
+  W.open("");
+  W.line("const long steps = t_last - t_first + 1;");
+  std::string Empty = "steps <= 0";
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Empty += " || " + First[Dm] + " > " + Last[Dm];
+  W.line("if (" + Empty + ")");
+  W.indent();
+  W.line("return; // the C loop would not change the array");
+  W.dedent();
+  std::string Cells = "(size_t)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Cells += " * " + Ext[Dm];
+  W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
+  W.line(Elem + " *grid = NULL;");
+  W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
+  W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
+  if (P.SharedBytes > DefaultSharedBytes) {
+    W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+    for (const KernelPlan &K : P.Kernels)
+      W.line("AN5D_CHECK(cudaFuncSetAttribute(an5d_kernel_deg" +
+             str(K.Degree) +
+             ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+  }
+  W.line("// Schedule: (steps - 1) / bT launches of degree bT, one of the "
+         "remainder, then one of");
+  W.line("// degree 1, so the other plane ends holding step t_last - 1. The "
+         "data moves to the other");
+  W.line("// plane at every launch, so the launch count must have the parity "
+         "of the step count:");
+  W.line("// if it does not, the last launch of degree >= 2 is split into "
+         "(d - 1, 1).");
+  W.line("const long rest = steps - 1;");
+  W.line("long full = rest / AN5D_BT;");
+  W.line("const int part = (int)(rest % AN5D_BT);");
+  W.line("const long launches = full + (part != 0) + 1;");
+  W.line("const int split = (launches % 2) != (steps % 2);");
+  W.line("int tail[4];");
+  W.line("int tail_count = 0;");
+  W.line("if (split && part < 2) {");
+  W.indent();
+  W.line("--full;");
+  W.line("tail[tail_count++] = AN5D_BT - 1;");
+  W.line("tail[tail_count++] = 1;");
+  W.dedent();
+  W.line("}");
+  W.line("if (part != 0) {");
+  W.indent();
+  W.line("if (split && part >= 2) {");
+  W.indent();
+  W.line("tail[tail_count++] = part - 1;");
+  W.line("tail[tail_count++] = 1;");
+  W.dedent();
+  W.line("} else {");
+  W.indent();
+  W.line("tail[tail_count++] = part;");
+  W.dedent();
+  W.line("}");
+  W.dedent();
+  W.line("}");
+  W.line("tail[tail_count++] = 1;");
+  std::string Step = plus("step", P.WriteShift - 1);
+  if (Step != "step")
+    Step = "(" + Step + ")";
+  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
+  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
+         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
+  W.line("// the first launch reads its interior from there.");
+  W.line("long step = t_first;");
+  W.line("int in_plane = " + Logical + ";");
+  std::string Args;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  Args += scalarArgs();
+  W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
+  W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
+  W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
+  W.line("step += degree;");
+  W.line("in_plane ^= 1;");
+  W.close();
+  W.line("AN5D_CHECK(cudaDeviceSynchronize());");
+  W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
+  W.line("AN5D_CHECK(cudaFree(grid));");
+  W.close();
+  W.line("");
+}
+
+void Emitter::verifyHelpers() {
+  bool F = S.Elem == ElemType::Float;
+  W.raw("#ifdef AN5D_VERIFY");
+  W.line("// AN5D_VERIFY: a copy of both planes for the CPU reference run.");
+  W.line("static " + Elem + " *an5d_verify_copy(const " + Elem +
+         " *data, size_t cells)");
+  W.open("");
+  W.line(Elem + " *copy = (" + Elem + " *)malloc(cells * sizeof(" + Elem +
+         "));");
+  W.open("if (copy == NULL)");
+  W.line("fprintf(stderr, \"an5d verify: cannot allocate the reference\\n\");");
+  W.line("exit(1);");
+  W.close();
+  W.line("memcpy(copy, data, cells * sizeof(" + Elem + "));");
+  W.line("return copy;");
+  W.close();
+  W.line("");
+  W.line("// Compares every cell of both planes with the CPU reference; exits "
+         "beyond the");
+  W.line("// tolerance (relative to max(|reference|, 1)).");
+  W.line("static void an5d_verify_compare(" + Elem + " *reference, const " +
+         Elem + " *result, size_t cells)");
+  W.open("");
+  W.line(std::string("const double tolerance = ") + (F ? "1e-4" : "1e-10") +
+         ";");
+  W.line("double max_abs = 0.0, max_rel = 0.0;");
+  W.open("for (size_t cell = 0; cell < cells; ++cell)");
+  W.line("const double ref = reference[cell], got = result[cell];");
+  W.line("double err = fabs(got - ref);");
+  W.line("if (err != err)");
+  W.indent();
+  W.line("err = HUGE_VAL; // NaN");
+  W.dedent();
+  W.line("const double rel = err / (fabs(ref) > 1.0 ? fabs(ref) : 1.0);");
+  W.line("max_abs = err > max_abs ? err : max_abs;");
+  W.line("max_rel = rel > max_rel ? rel : max_rel;");
+  W.close();
+  W.line("fprintf(stderr, \"an5d verify: max abs error %g, max rel error %g "
+         "(tolerance %g)\\n\", max_abs, max_rel, tolerance);");
+  W.line("free(reference);");
+  W.line("if (max_rel > tolerance)");
+  W.indent();
+  W.line("exit(1);");
+  W.dedent();
+  W.close();
+  W.raw("#endif");
+  W.line("");
+}
+
+// --- 6. The user's program ----------------------------------------------------------
+
+void Emitter::userProgram() {
+  const std::string &T = Src.Text;
+  W.raw("// ---- " + S.FileName + ", the scop region replaced ----");
+  W.raw("#line 1 \"" + S.FileName + "\"");
+  std::string Before = T.substr(0, Src.ScopBegin);
+  // CodeWriter::raw adds the newline of each line; the user's text keeps
+  // its own, so append the text in one piece (minus its last newline).
+  if (!Before.empty()) {
+    if (Before.back() == '\n')
+      Before.pop_back();
+    W.raw(Before);
+  }
+  unsigned FirstLine = 1 + std::count(T.begin(), T.begin() + Src.ScopBegin, '\n');
+  // Indent the replacement like the pragma line.
+  std::string In = Src.Indent;
+  auto line = [&](const std::string &L) { W.raw(L.empty() ? L : In + L); };
+  line("/* an5dc: the scop region (lines " + str(FirstLine) + "-" +
+       str(Src.EndLine) + ") runs on the GPU through an5d_run_" + Fn +
+       " */");
+  line("{");
+  std::string Zeros;
+  for (unsigned Dm = 0; Dm <= N; ++Dm)
+    Zeros += "[0]";
+  std::string Base = "&" + S.Array.Name + Zeros;
+  std::string Cells = "(size_t)2";
+  for (unsigned Dm = 1; Dm <= N; ++Dm)
+    Cells += " * (" + S.Array.ExtentText[Dm] + ")";
+  W.raw("#ifdef AN5D_VERIFY");
+  line("  " + Elem + " *an5d_reference = an5d_verify_copy((const " + Elem +
+       " *)" + Base + ", " + Cells + ");");
+  line("  {");
+  line("    /* the original loop nest on a copy of both planes */");
+  std::string Dims, Shadow;
+  for (unsigned Dm = 1; Dm <= N; ++Dm)
+    Dims += "[" + S.Array.ExtentText[Dm] + "]";
+  line("    " + Elem + " (*" + S.Array.Name + ")" + Dims + " = (" + Elem +
+       " (*)" + Dims + ")an5d_reference;");
+  std::string Body = T.substr(Src.BodyBegin, Src.BodyEnd - Src.BodyBegin);
+  if (!Body.empty() && Body.back() == '\n')
+    Body.pop_back();
+  W.raw(Body);
+  line("  }");
+  W.raw("#endif");
+  std::string Args = "(" + Elem + " *)" + Base;
+  for (unsigned Dm = 1; Dm <= N; ++Dm)
+    Args += ", " + S.Array.ExtentText[Dm];
+  Args += ", " + S.Time.Lower.str() + ", " + S.Time.Upper.str();
+  for (const Loop &L : S.Space)
+    Args += ", " + L.Lower.str() + ", " + L.Upper.str();
+  for (const ScalarVar &V : S.Scalars)
+    Args += ", " + V.Name;
+  line("  an5d_run_" + Fn + "(" + Args + ");");
+  // Iterators declared before the nest end as the C loops leave them.
+  std::vector<const Loop *> Loops = {&S.Time};
+  for (const Loop &L : S.Space)
+    Loops.push_back(&L);
+  std::string Cond;
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    const Loop &L = *Loops[I];
+    std::string Lo = L.Lower.str(), Hi = L.Upper.str();
+    std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
+    if (I < Src.IterDeclaredOutside.size() && Src.IterDeclaredOutside[I]) {
+      std::string Set = L.Iter + " = " + Runs + " ? (" + Hi + ") + 1 : (" +
+                        Lo + ");";
+      line("  " + (Cond.empty() ? Set : "if (" + Cond + ") " + Set));
+    }
+    Cond += (Cond.empty() ? "" : " && ") + Runs;
+  }
+  W.raw("#ifdef AN5D_VERIFY");
+  line("  an5d_verify_compare(an5d_reference, (const " + Elem + " *)" + Base +
+       ", " + Cells + ");");
+  W.raw("#endif");
+  line("}");
+  W.raw("#line " + str(Src.EndLine + 1) + " \"" + S.FileName + "\"");
+  std::string After = T.substr(Src.ScopEnd);
+  if (!After.empty() && After.back() == '\n')
+    After.pop_back();
+  if (!After.empty() || Src.ScopEnd < T.size())
+    W.raw(After);
+}
+
+std::string Emitter::run() {
+  header();
+  prelude();
+  boundaryHelper();
+  updateFunction();
+  for (const KernelPlan &K : P.Kernels)
+    kernel(K);
+  launchFunction();
+  runFunction();
+  verifyHelpers();
+  userProgram();
+  return W.str();
+}
+
+} // namespace
+
+std::string an5d::emitCuda(const Stencil &S, const StencilAnalysis &A,
+                           const Plan &P, const SourceText &Src) {
+  return Emitter(S, A, P, Src).run();
+}

@@ -1,0 +1,36 @@
+/* Math calls whose C arithmetic differs from C++ overloads: sqrt and exp of
+   float arguments compute in double in C. Usage: math-calls n m T out.bin */
+#include "common.h"
+
+#ifndef __cplusplus
+static void run(int T, int n, int m, float (*A)[n][m])
+{
+#else
+static void run(int T, int n, int m, void *buf)
+{
+  float (*A)[n][m] = (float (*)[n][m])buf;
+#endif
+#pragma scop
+  for (int t = 0; t < T; t++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < m - 1; j++)
+        A[(t + 1) % 2][i][j] = 0.3f * sqrt(fabsf(A[t % 2][i - 1][j]) + 1e-3f)
+                             + 0.2f * exp(-A[t % 2][i][j + 1] * A[t % 2][i][j + 1])
+                             + fmax(A[t % 2][i][j - 1], A[t % 2][i + 1][j]) * 0.4f
+                             - -A[t % 2][i][j] * 0.05f;
+#pragma endscop
+}
+
+int main(int argc, char **argv)
+{
+  if (argc != 5)
+    return 2;
+  int n = atoi(argv[1]), m = atoi(argv[2]), T = atoi(argv[3]);
+  float *buf = (float *)malloc(sizeof(float) * 2 * n * m);
+  for (long c = 0; c < (long)n * m; c++) {
+    buf[c] = (float)initial_value(0, c);
+    buf[(long)n * m + c] = (float)initial_value(1, c);
+  }
+  run(T, n, m, (void *)buf);
+  return write_cells(argv[4], buf, sizeof(float) * 2 * n * m);
+}

@@ -1,0 +1,34 @@
+/* Iterators and scalars named like variables of the generated code.
+   Usage: name-clashes n m T out.bin */
+#include "common.h"
+
+#ifndef __cplusplus
+static void run(int T, int n, int m, float step, double full, int in, float (*A)[n][m])
+{
+#else
+static void run(int T, int n, int m, float step, double full, int in, void *buf)
+{
+  float (*A)[n][m] = (float (*)[n][m])buf;
+#endif
+#pragma scop
+  for (int grid = 0; grid < T; grid++)
+    for (int plane = 1; plane < n - 1; plane++)
+      for (int col = 1; col < m - 1; col++)
+        A[(grid + 1) % 2][plane][col] = step * A[grid % 2][plane - 1][col] + full * A[grid % 2][plane][col + 1]
+                                      + A[grid % 2][plane][col] / in;
+#pragma endscop
+}
+
+int main(int argc, char **argv)
+{
+  if (argc != 5)
+    return 2;
+  int n = atoi(argv[1]), m = atoi(argv[2]), T = atoi(argv[3]);
+  float *buf = (float *)malloc(sizeof(float) * 2 * n * m);
+  for (long c = 0; c < (long)n * m; c++) {
+    buf[c] = (float)initial_value(0, c);
+    buf[(long)n * m + c] = (float)initial_value(1, c);
+  }
+  run(T, n, m, 0.4f, 0.3, 4, (void *)buf);
+  return write_cells(argv[4], buf, sizeof(float) * 2 * n * m);
+}
