@@ -14,15 +14,8 @@ typedef float real;
    clang quiet about them under -Wall. */
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
 
-#ifndef __cplusplus
 static void box3d1r(int T, int n, int m, int l, real (*A)[n][m][l])
 {
-#else
-/* C++ has no VLA parameters: take the buffer untyped and rebuild the view. */
-static void box3d1r(int T, int n, int m, int l, void *Abuf)
-{
-  real (*A)[n][m][l] = (real (*)[n][m][l])Abuf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 1; i < n - 1; i++)

@@ -14,15 +14,8 @@ typedef float real;
    clang quiet about them under -Wall. */
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"
 
-#ifndef __cplusplus
 static void star2d2r(int T, int n, int m, real (*A)[n][m])
 {
-#else
-/* C++ has no VLA parameters: take the buffer untyped and rebuild the view. */
-static void star2d2r(int T, int n, int m, void *Abuf)
-{
-  real (*A)[n][m] = (real (*)[n][m])Abuf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 2; i < n - 2; i++)

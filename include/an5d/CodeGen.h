@@ -33,6 +33,12 @@ struct SourceText {
   /// Per loop (time loop first): true where the iterator is declared before
   /// the loop ('for (i = ...'), so the host code must leave it as C would.
   std::vector<bool> IterDeclaredOutside;
+  /// The 'for' of the outermost spatial loop: the CPU reference of
+  /// -DAN5D_VERIFY runs it in parallel with OpenMP when that is enabled.
+  size_t SpaceLoop = 0;
+  /// Preprocessor lines for the -D/-U options an5dc parsed the input with:
+  /// the kernels are specialised for them, so the output must define them.
+  std::vector<std::string> MacroLines;
 };
 
 /// Writes an indented text, one line at a time. Every line of the

@@ -71,6 +71,7 @@ private:
   void runFunction();
   void verifyHelpers();
   void userProgram();
+  std::string referenceNest() const;
 
   // Kernel pieces.
   void kernelSetup(const KernelPlan &K);
@@ -269,9 +270,43 @@ void Emitter::header() {
   W.line("");
 }
 
+/// The original loop nest, verbatim, for the CPU reference of AN5D_VERIFY;
+/// its outermost spatial loop runs in parallel under OpenMP (the analysis
+/// proved the cells of one step independent).
+std::string Emitter::referenceNest() const {
+  const std::string &T = Src.Text;
+  std::string Private;
+  for (size_t I = 2; I < Src.IterDeclaredOutside.size(); ++I)
+    if (Src.IterDeclaredOutside[I])
+      Private += (Private.empty() ? "" : ", ") + S.Space[I - 1].Iter;
+  std::string Pragma = "\n#ifdef _OPENMP\n#pragma omp parallel for" +
+                       (Private.empty() ? "" : " private(" + Private + ")") +
+                       "\n#endif\n";
+  std::string Body;
+  if (Src.SpaceLoop > Src.BodyBegin && Src.SpaceLoop < Src.BodyEnd)
+    Body = T.substr(Src.BodyBegin, Src.SpaceLoop - Src.BodyBegin) + Pragma +
+           T.substr(Src.SpaceLoop, Src.BodyEnd - Src.SpaceLoop);
+  else
+    Body = T.substr(Src.BodyBegin, Src.BodyEnd - Src.BodyBegin);
+  if (!Body.empty() && Body.back() == '\n')
+    Body.pop_back();
+  return Body;
+}
+
 // --- 2. Prelude ----------------------------------------------------------------
 
 void Emitter::prelude() {
+  if (!Src.MacroLines.empty()) {
+    W.line("// The macros an5dc was given after '--': the code below was "
+           "generated with them.");
+    for (const std::string &L : Src.MacroLines)
+      W.raw(L);
+    W.line("");
+  }
+  W.line("// C99's restrict, for the user's code: .cu files are C++.");
+  W.raw("#ifndef restrict");
+  W.raw("#define restrict __restrict__");
+  W.raw("#endif");
   W.raw("#include <cuda_runtime.h>");
   W.raw("#include <math.h>");
   W.raw("#include <stdio.h>");
@@ -829,10 +864,7 @@ void Emitter::userProgram() {
     Dims += "[" + S.Array.ExtentText[Dm] + "]";
   line("    " + Elem + " (*" + S.Array.Name + ")" + Dims + " = (" + Elem +
        " (*)" + Dims + ")an5d_reference;");
-  std::string Body = T.substr(Src.BodyBegin, Src.BodyEnd - Src.BodyBegin);
-  if (!Body.empty() && Body.back() == '\n')
-    Body.pop_back();
-  W.raw(Body);
+  W.raw(referenceNest());
   line("  }");
   W.raw("#endif");
   std::string Args = "(" + Elem + " *)" + Base;

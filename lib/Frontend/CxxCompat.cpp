@@ -41,12 +41,14 @@ public:
       replace(R, "void *" + (F->doesThisDeclarationHaveABody() ? Untyped : Name));
       if (!Name.empty())
         Views += " " + typed(P->getType(), Name) + " = (" +
-                 typed(P->getType(), "") + ")" + Untyped + ";";
+                 typed(P->getType().getUnqualifiedType(), "") + ")" +
+                 Untyped + ";";
     }
     if (!Views.empty() && F->doesThisDeclarationHaveABody()) {
-      clang::SourceLocation Brace = F->getBody()->getBeginLoc();
+      clang::SourceRange Brace(F->getBody()->getBeginLoc());
       if (editable(Brace))
-        Edits.push_back({SM.getFileOffset(Brace) + 1, 0, Views});
+        Edits.push_back({SM.getFileOffset(written(Brace).getBegin()) + 1, 0,
+                         Views});
     }
     return true;
   }
@@ -60,13 +62,14 @@ public:
         To->isVoidPointerType())
       return true;
     clang::SourceRange R = E->getSubExpr()->getSourceRange();
-    if (!editable(R))
+    std::string Type = typed(To, "");
+    // An argument for a VLA parameter ('[*]' sizes): that parameter becomes
+    // 'void *' itself, so the argument needs no cast.
+    if (!editable(R) || Type.find("[*]") != std::string::npos)
       return true;
-    Edits.push_back({SM.getFileOffset(R.getBegin()), 0,
-                     "(" + typed(To, "") + ")("});
-    size_t End = SM.getFileOffset(clang::Lexer::getLocForEndOfToken(
-        R.getEnd(), 0, SM, Ctx.getLangOpts()));
-    Edits.push_back({End, 0, ")"});
+    Edits.push_back({SM.getFileOffset(written(R).getBegin()), 0,
+                     "(" + Type + ")("});
+    Edits.push_back({endOffset(R), 0, ")"});
     return true;
   }
 
@@ -87,16 +90,25 @@ private:
   bool inMainFile(clang::SourceLocation L) {
     return L.isValid() && SM.isInMainFile(SM.getExpansionLoc(L));
   }
-  /// Only text written in the main file, outside macros, can be edited.
+  /// The text of R as written in the main file: a range that starts or
+  /// ends in a macro expansion covers the whole macro invocation.
+  clang::SourceRange written(clang::SourceRange R) {
+    return SM.getExpansionRange(R).getAsRange();
+  }
+  /// Only text of the main file can be edited.
   bool editable(clang::SourceRange R) {
-    return R.isValid() && R.getBegin().isFileID() && R.getEnd().isFileID() &&
-           SM.isInMainFile(R.getBegin()) && SM.isInMainFile(R.getEnd());
+    R = written(R);
+    return R.isValid() && SM.isInMainFile(R.getBegin()) &&
+           SM.isInMainFile(R.getEnd());
+  }
+  /// Offset just past the last token of R.
+  size_t endOffset(clang::SourceRange R) {
+    return SM.getFileOffset(clang::Lexer::getLocForEndOfToken(
+        written(R).getEnd(), 0, SM, Ctx.getLangOpts()));
   }
   void replace(clang::SourceRange R, const std::string &Text) {
-    size_t Begin = SM.getFileOffset(R.getBegin());
-    size_t End = SM.getFileOffset(clang::Lexer::getLocForEndOfToken(
-        R.getEnd(), 0, SM, Ctx.getLangOpts()));
-    Edits.push_back({Begin, End - Begin, Text});
+    size_t Begin = SM.getFileOffset(written(R).getBegin());
+    Edits.push_back({Begin, endOffset(R) - Begin, Text});
   }
   /// The C spelling of a declaration of Name with type T (Name may be "").
   std::string typed(clang::QualType T, const std::string &Name) {

@@ -124,10 +124,14 @@ static void printExprTo(const Stencil &S, const Expr &E, std::string &Out) {
     printExprTo(S, E.Args[0], Out);
     Out += ")";
     return;
-  case Expr::Unary:
-    Out += E.Text;
-    printExprTo(S, E.Args[0], Out);
+  case Expr::Unary: {
+    std::string Operand;
+    printExprTo(S, E.Args[0], Operand);
+    // "- -x", not "--x", which would read as a decrement.
+    bool Glue = !Operand.empty() && (Operand[0] == '-' || Operand[0] == '+');
+    Out += E.Text + (Glue ? " " : "") + Operand;
     return;
+  }
   case Expr::Binary:
     printExprTo(S, E.Args[0], Out);
     Out += " " + E.Text + " ";

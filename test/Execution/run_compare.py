@@ -78,6 +78,9 @@ def main():
     ap.add_argument("--emucc", required=True)
     ap.add_argument("--tmp", required=True, help="prefix for temporary files")
     ap.add_argument("--flags", default="", help="an5dc options")
+    ap.add_argument("--cflags", default="",
+                    help="options of the reference C build only (the generated "
+                         "file must carry what it needs itself)")
     ap.add_argument("--double", action="store_true",
                     help="-DUSE_DOUBLE for both builds, double tolerance")
     ap.add_argument("--tsan", action="store_true",
@@ -96,10 +99,10 @@ def main():
     cu = args.tmp + ".cu"
     gpu_exe = args.tmp + ".emu"
     run([args.cc, "-O1", "-std=gnu11", "-w"] + defines +
-        [args.input, "-o", ref_exe, "-lm"])
+        shlex.split(args.cflags) + [args.input, "-o", ref_exe, "-lm"])
     if os.path.exists(cu):
         os.remove(cu)
-    an5dc_cmd = [args.an5dc, args.input] + shlex.split(args.flags) + ["-o", cu]
+    an5dc_cmd = [args.an5dc, args.input, "-o", cu] + shlex.split(args.flags)
     if defines:
         an5dc_cmd += ["--"] + defines
     run(an5dc_cmd)

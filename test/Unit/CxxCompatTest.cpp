@@ -50,6 +50,13 @@ TEST(CxxCompat, ImplicitVoidPointerConversionGetsCast) {
                  "void h(int n) { double *p = (double *)(malloc(8 * n)); free(p); }\n");
 }
 
+TEST(CxxCompat, ArgumentForVlaParameterIsNotCast) {
+  std::string Out = rewrite("void f(int n, float (*A)[n]);\n"
+                            "void g(int n, void *b) { f(n, b); }\n");
+  EXPECT_EQ(Out, "void f(int n, void *A);\n"
+                 "void g(int n, void *b) { f(n, b); }\n");
+}
+
 TEST(CxxCompat, ValidCxxIsLeftAlone) {
   std::string Code = "int k(int x) { return x + 1; }\n";
   EXPECT_EQ(rewrite(Code), Code);

@@ -91,8 +91,59 @@ bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
   return !Out.empty() && Out.size() <= 2;
 }
 
-/// The user's text around the scop region, for the emitter.
-SourceText describeSource(SourceSession &Session, const Stencil &S) {
+/// '#define'/'#undef' lines for the -D and -U options among Args.
+std::vector<std::string> macroLines(const std::vector<std::string> &Args) {
+  std::vector<std::string> Lines;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    bool Define = A.size() >= 2 && A[0] == '-' && A[1] == 'D';
+    bool Undef = A.size() >= 2 && A[0] == '-' && A[1] == 'U';
+    if (!Define && !Undef)
+      continue;
+    std::string Body = A.drop_front(2).str();
+    if (Body.empty() && I + 1 < Args.size())
+      Body = Args[++I];
+    auto [Name, Value] = llvm::StringRef(Body).split('=');
+    if (Name.empty())
+      continue;
+    Lines.push_back("#undef " + Name.str());
+    if (Define)
+      Lines.push_back("#define " + Name.str() + " " +
+                      (Body.find('=') == std::string::npos ? "1" : Value.str()));
+  }
+  return Lines;
+}
+
+SourceText describeOriginalSource(SourceSession &Session, const Stencil &S);
+
+/// Where Offset of the original text lands after Edits (none inside it).
+size_t shifted(size_t Offset, const std::vector<SourceEdit> &Edits) {
+  size_t Out = Offset;
+  for (const SourceEdit &E : Edits)
+    if (E.Offset + E.Length <= Offset)
+      Out = Out + E.Text.size() - E.Length;
+  return Out;
+}
+
+/// The user's text around the scop region, for the emitter, made valid C++
+/// (cxxCompatibilityEdits) since nvcc compiles it as such.
+SourceText describeSource(SourceSession &Session, const Stencil &S,
+                          const std::vector<std::string> &CompilerArgs) {
+  SourceText Src = describeOriginalSource(Session, S);
+  std::vector<SourceEdit> Edits;
+  for (const SourceEdit &E : cxxCompatibilityEdits(Session))
+    if (E.Offset + E.Length <= Src.ScopBegin || E.Offset >= Src.ScopEnd)
+      Edits.push_back(E);
+  for (size_t *Off : {&Src.ScopBegin, &Src.ScopEnd, &Src.BodyBegin,
+                      &Src.BodyEnd, &Src.SpaceLoop})
+    *Off = shifted(*Off, Edits);
+  Src.Text = applyEdits(Src.Text, Edits);
+  Src.MacroLines = macroLines(CompilerArgs);
+  return Src;
+}
+
+/// The user's text around the scop region, as written.
+SourceText describeOriginalSource(SourceSession &Session, const Stencil &S) {
   clang::SourceManager &SM = Session.sources();
   SourceText Src;
   Src.Text = SM.getBufferData(SM.getMainFileID()).str();
@@ -115,6 +166,7 @@ SourceText describeSource(SourceSession &Session, const Stencil &S) {
   Src.BodyBegin = nextLine(Begin);
   Src.BodyEnd = lineStart(End);
   Src.EndLine = SM.getExpansionLineNumber(S.ScopRange.getEnd());
+  Src.SpaceLoop = offsetOf(S.Space[0].Range.getBegin());
   size_t I = Src.ScopBegin;
   while (I < T.size() && (T[I] == ' ' || T[I] == '\t'))
     Src.Indent += T[I++];
@@ -227,7 +279,7 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   if (D.hasErrors())
     return 1;
-  SourceText Src = describeSource(*Session, *S);
+  SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
   std::string Text = emitCuda(*S, *A, P, Src);
   return writeOutput(Output, Text) ? 0 : 1;
 }
