@@ -763,11 +763,32 @@ void Emitter::runFunction() {
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   Args += scalarArgs();
+  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time "
+         "(CUDA events around the launches).");
+  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
+  W.line("const int timed = timing != NULL && timing[0] != '\\0' && "
+         "timing[0] != '0';");
+  W.line("cudaEvent_t timing_start, timing_stop;");
+  W.open("if (timed)");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
+  W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
+  W.close();
   W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
   W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
   W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
   W.line("step += degree;");
   W.line("in_plane ^= 1;");
+  W.close();
+  W.open("if (timed)");
+  W.line("float ms = 0.0f;");
+  W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
+  W.line("AN5D_CHECK(cudaEventSynchronize(timing_stop));");
+  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, timing_start, timing_stop));");
+  W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
+         "launches\\n\", ms, steps, full + tail_count);");
+  W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
+  W.line("AN5D_CHECK(cudaEventDestroy(timing_stop));");
   W.close();
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
   W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
