@@ -91,6 +91,31 @@ bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
   return !Out.empty() && Out.size() <= 2;
 }
 
+/// When the user left -bT and -bS to an5dc and the defaults do not fit the
+/// stencil (a wide reach eats the block, or the shared memory overflows),
+/// the first configuration that fits: lower degrees first, then smaller
+/// blocks. Until the performance model chooses, this keeps any accepted
+/// stencil compilable without options.
+bool fallbackPlan(const Stencil &S, const StencilAnalysis &A,
+                  const PlanOptions &Given, Plan &P) {
+  if (BlockT.getNumOccurrences() || BlockS.getNumOccurrences())
+    return false;
+  std::vector<std::vector<int64_t>> Blocks =
+      S.numSpaceDims() == 2
+          ? std::vector<std::vector<int64_t>>{{128}, {256}, {64}, {32}}
+          : std::vector<std::vector<int64_t>>{{32, 32}, {32, 16}, {16, 16}};
+  std::string Ignored;
+  for (const std::vector<int64_t> &BS : Blocks)
+    for (int64_t BT = Given.BT; BT >= 1; --BT) {
+      PlanOptions Try = Given;
+      Try.BT = BT;
+      Try.BS = BS;
+      if (makePlan(S, A, Try, P, Ignored))
+        return true;
+    }
+  return false;
+}
+
 /// '#define'/'#undef' lines for the -D and -U options among Args.
 std::vector<std::string> macroLines(const std::vector<std::string> &Args) {
   std::vector<std::string> Lines;
@@ -269,7 +294,8 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   Plan P;
   std::string PlanError;
-  if (!makePlan(*S, *A, PO, P, PlanError)) {
+  if (!makePlan(*S, *A, PO, P, PlanError) &&
+      !fallbackPlan(*S, *A, PO, P)) {
     llvm::errs() << "an5dc: error: " << PlanError << "\n";
     return 1;
   }
