@@ -130,7 +130,20 @@ struct Stencil {
   void dump(llvm::raw_ostream &OS) const;
 };
 
-/// Prints an update expression as C: reads as A[t % 2][i - 1][j].
+/// How printExprAs spells the parts of an expression that depend on where it
+/// is printed.
+struct ExprSpelling {
+  std::vector<std::string> ReadText;            // per read index
+  std::map<std::string, std::string> ScalarName; // renamed scalars
+  /// Give each call argument whose type differs from the parameter's an
+  /// explicit cast, so C++ overloads compute what C computes.
+  bool CastCallArguments = false;
+};
+
+/// Prints an expression as C with the reads and scalars spelled by Spell.
+std::string printExprAs(const Expr &E, const ExprSpelling &Spell);
+
+/// Prints an update expression as written: reads as A[t % 2][i - 1][j].
 std::string printExpr(const Stencil &S, const Expr &E);
 
 } // namespace an5d

@@ -110,53 +110,73 @@ static const char *formName(ArrayForm F) {
   return "?";
 }
 
-static void printExprTo(const Stencil &S, const Expr &E, std::string &Out) {
+static void printExprTo(const Expr &E, const ExprSpelling &Spell,
+                        std::string &Out) {
   switch (E.K) {
   case Expr::Read:
-    Out += S.Reads[E.ReadIndex].str(S.Array.Name);
+    Out += Spell.ReadText.at(E.ReadIndex);
     return;
-  case Expr::Scalar:
+  case Expr::Scalar: {
+    auto It = Spell.ScalarName.find(E.Text);
+    Out += It == Spell.ScalarName.end() ? E.Text : It->second;
+    return;
+  }
   case Expr::Literal:
     Out += E.Text;
     return;
   case Expr::Paren:
     Out += "(";
-    printExprTo(S, E.Args[0], Out);
+    printExprTo(E.Args[0], Spell, Out);
     Out += ")";
     return;
   case Expr::Unary: {
     std::string Operand;
-    printExprTo(S, E.Args[0], Operand);
+    printExprTo(E.Args[0], Spell, Operand);
     // "- -x", not "--x", which would read as a decrement.
     bool Glue = !Operand.empty() && (Operand[0] == '-' || Operand[0] == '+');
     Out += E.Text + (Glue ? " " : "") + Operand;
     return;
   }
   case Expr::Binary:
-    printExprTo(S, E.Args[0], Out);
+    printExprTo(E.Args[0], Spell, Out);
     Out += " " + E.Text + " ";
-    printExprTo(S, E.Args[1], Out);
+    printExprTo(E.Args[1], Spell, Out);
     return;
   case Expr::Call:
     Out += E.Text + "(";
     for (size_t I = 0; I < E.Args.size(); ++I) {
       if (I)
         Out += ", ";
-      printExprTo(S, E.Args[I], Out);
+      ScalarType Param =
+          I < E.ParamTypes.size() ? E.ParamTypes[I] : ScalarType::Other;
+      bool Cast = Spell.CastCallArguments && Param != ScalarType::Other &&
+                  Param != E.Args[I].Type;
+      if (Cast)
+        Out += std::string("(") + scalarTypeName(Param) + ")(";
+      printExprTo(E.Args[I], Spell, Out);
+      if (Cast)
+        Out += ")";
     }
     Out += ")";
     return;
   case Expr::Cast:
     Out += "(" + E.Text + ")";
-    printExprTo(S, E.Args[0], Out);
+    printExprTo(E.Args[0], Spell, Out);
     return;
   }
 }
 
-std::string an5d::printExpr(const Stencil &S, const Expr &E) {
+std::string an5d::printExprAs(const Expr &E, const ExprSpelling &Spell) {
   std::string Out;
-  printExprTo(S, E, Out);
+  printExprTo(E, Spell, Out);
   return Out;
+}
+
+std::string an5d::printExpr(const Stencil &S, const Expr &E) {
+  ExprSpelling Spell;
+  for (const Access &R : S.Reads)
+    Spell.ReadText.push_back(R.str(S.Array.Name));
+  return printExprAs(E, Spell);
 }
 
 void Stencil::dump(llvm::raw_ostream &OS) const {
