@@ -77,6 +77,9 @@ struct ArrayInfo {
 struct Access {
   AffineExpr TimeBase;
   int64_t Modulus = 2;
+  /// Selected with C's '%', whose result keeps the sign of TimeBase (a
+  /// negative plane index), rather than with '& 1'.
+  bool SignedRemainder = true;
   std::vector<AffineExpr> Space; // one per spatial dimension
   clang::SourceRange Range;
   std::string str(const std::string &Array) const;

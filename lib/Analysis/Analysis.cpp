@@ -56,6 +56,7 @@ private:
   bool computeOffsets();
   bool checkDependences();
   bool checkBounds();
+  bool checkPlaneSign(const an5d::Access &Src);
   bool checkAccessBounds(const isl::map &Access, const an5d::Access &Src,
                          bool IsWrite);
   void classify();
@@ -204,10 +205,41 @@ bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src
   return true;
 }
 
+/// isl models the plane as (t + k) mod 2, always 0 or 1; C's '%' gives -1
+/// for a negative t + k, an index before the array.
+bool Analyzer::checkPlaneSign(const an5d::Access &Src) {
+  if (!Src.SignedRemainder)
+    return true;
+  // [P] -> { S[t, s...] : t + k < 0 }: iterations with a negative plane
+  isl::set Negative =
+      isl::set(C, islParams(S.Params) + " -> { S[" + iterList(S, true) +
+                      "] : " + islAffine(Src.TimeBase) + " < 0 }")
+          .intersect(M.Domain);
+  if (Negative.is_empty())
+    return true;
+  std::string Plane = Src.TimeBase.Constant == 0
+                          ? Src.TimeBase.str()
+                          : "(" + Src.TimeBase.str() + ")";
+  std::string Msg = "the plane index '" + Plane +
+                    " % 2' is negative when " + Src.TimeBase.str() +
+                    " < 0 (C's '%' keeps the sign), so this accesses memory "
+                    "before '" + S.Array.Name + "'; start the time loop at "
+                    "a value that keeps it non-negative, or use '& 1'";
+  if (M.Domain.params().is_subset(Negative.params())) {
+    D.error(Reject::OutOfBounds, Src.Range, Msg);
+    return false;
+  }
+  D.warning(Src.Range, Msg + " (for " + islStr(Negative.params()) + ")");
+  A.BoundsNotes.push_back("negative plane index for " +
+                          islStr(Negative.params()));
+  return true;
+}
+
 bool Analyzer::checkBounds() {
-  bool Ok = checkAccessBounds(M.Write, S.Write, true);
+  bool Ok = checkAccessBounds(M.Write, S.Write, true) && checkPlaneSign(S.Write);
   for (size_t R = 0; R < M.Reads.size(); ++R)
-    Ok &= checkAccessBounds(M.Reads[R], S.Reads[R], false);
+    Ok &= checkAccessBounds(M.Reads[R], S.Reads[R], false) &&
+          checkPlaneSign(S.Reads[R]);
   A.BoundsProven = Ok && A.BoundsNotes.empty();
   if (!S.Array.Extents[0])
     A.BoundsNotes.push_back("plane extent not declared: assumes 2 planes");

@@ -533,6 +533,7 @@ bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
         return false;
       A.TimeBase = *Base;
       A.Modulus = 2;
+      A.SignedRemainder = IsRem;
       return true;
     }
     if (M && IsRem && *M > 2) {
