@@ -2,14 +2,8 @@
    Usage: asymmetric2d n m T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, float alpha, double beta, int div, float (*A)[n][m])
 {
-#else
-static void run(int T, int n, int m, float alpha, double beta, int div, void *buf)
-{
-  float (*A)[n][m] = (float (*)[n][m])buf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 2; i < n - 1; i++)

@@ -2,14 +2,8 @@
    Usage: asymmetric3d n m l T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, int l, double (*A)[n][m][l])
 {
-#else
-static void run(int T, int n, int m, int l, void *buf)
-{
-  double (*A)[n][m][l] = (double (*)[n][m][l])buf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 0; i < n - 2; i++)

@@ -2,14 +2,8 @@
    float arguments compute in double in C. Usage: math-calls n m T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, float (*A)[n][m])
 {
-#else
-static void run(int T, int n, int m, void *buf)
-{
-  float (*A)[n][m] = (float (*)[n][m])buf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 1; i < n - 1; i++)

@@ -2,14 +2,8 @@
    Usage: name-clashes n m T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, float step, double full, int in, float (*A)[n][m])
 {
-#else
-static void run(int T, int n, int m, float step, double full, int in, void *buf)
-{
-  float (*A)[n][m] = (float (*)[n][m])buf;
-#endif
 #pragma scop
   for (int grid = 0; grid < T; grid++)
     for (int plane = 1; plane < n - 1; plane++)

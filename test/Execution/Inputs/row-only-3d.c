@@ -2,14 +2,8 @@
    of one row per level. Usage: row-only-3d n m l T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, int l, float (*A)[n][m][l])
 {
-#else
-static void run(int T, int n, int m, int l, void *buf)
-{
-  float (*A)[n][m][l] = (float (*)[n][m][l])buf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 0; i < n; i++)

@@ -2,14 +2,8 @@
    memory at all. Usage: streaming-only n m T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int T, int n, int m, float (*A)[n][m])
 {
-#else
-static void run(int T, int n, int m, void *buf)
-{
-  float (*A)[n][m] = (float (*)[n][m])buf;
-#endif
 #pragma scop
   for (int t = 0; t < T; t++)
     for (int i = 2; i < n - 1; i++)

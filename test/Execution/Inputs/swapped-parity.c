@@ -2,14 +2,8 @@
    Usage: swapped-parity n m t0 T out.bin */
 #include "common.h"
 
-#ifndef __cplusplus
 static void run(int t0, int T, int n, int m, float (*A)[n][m])
 {
-#else
-static void run(int t0, int T, int n, int m, void *buf)
-{
-  float (*A)[n][m] = (float (*)[n][m])buf;
-#endif
 #pragma scop
   for (int t = t0; t < t0 + T; t++)
     for (int i = 1; i < n - 1; i++)
