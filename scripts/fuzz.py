@@ -40,7 +40,8 @@ def main():
     ap.add_argument("--an5dc", required=True)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--dump", default="stencil")
+    ap.add_argument("--dump", default="stencil",
+                    help="stage to dump, or 'cuda' to generate code (-o)")
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("inputs", nargs="*")
     a = ap.parse_args()
@@ -60,7 +61,9 @@ def main():
             with open(path, "w", encoding="latin-1") as f:
                 f.write(text)
             try:
-                r = subprocess.run([a.an5dc, path, "--dump=" + a.dump],
+                stage = (["-o", os.path.join(tmp, "fuzz.cu")] if a.dump == "cuda"
+                         else ["--dump=" + a.dump])
+                r = subprocess.run([a.an5dc, path] + stage,
                                    capture_output=True, timeout=a.timeout)
                 out = r.stderr.decode("latin-1")
                 bad = r.returncode not in (0, 1) or "Stack dump" in out or \
