@@ -21,11 +21,7 @@ int main(int argc, char **argv)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), l = atoi(argv[3]), T = atoi(argv[4]);
   long cells = (long)n * m * l;
-  double *buf = (double *)malloc(sizeof(double) * 2 * cells);
-  for (long c = 0; c < cells; c++) {
-    buf[c] = initial_value(0, c);
-    buf[cells + c] = initial_value(1, c);
-  }
+  double *buf = (double *)new_planes(cells, sizeof(double));
   run(T, n, m, l, (void *)buf);
   return write_cells(argv[5], buf, sizeof(double) * 2 * cells);
 }

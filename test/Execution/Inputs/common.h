@@ -14,6 +14,25 @@ static double initial_value(int plane, long cell)
                     : (double)((cell * 5 + 1) % 11) / 11.0 - 0.25;
 }
 
+/* Both planes of CELLS cells each, of float (ELEM 4) or double (ELEM 8),
+   initialised by initial_value; exits if memory runs out. */
+static void *new_planes(long cells, size_t elem)
+{
+  void *buf = malloc(elem * 2 * (size_t)cells);
+  if (buf == NULL) {
+    fprintf(stderr, "cannot allocate 2 x %ld cells\n", cells);
+    exit(1);
+  }
+  for (long c = 0; c < 2 * cells; c++) {
+    double v = initial_value(c >= cells, c % cells);
+    if (elem == sizeof(float))
+      ((float *)buf)[c] = (float)v;
+    else
+      ((double *)buf)[c] = v;
+  }
+  return buf;
+}
+
 static int write_cells(const char *path, const void *data, size_t bytes)
 {
   FILE *f = fopen(path, "wb");

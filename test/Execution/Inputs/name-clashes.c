@@ -18,11 +18,7 @@ int main(int argc, char **argv)
   if (argc != 5)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), T = atoi(argv[3]);
-  float *buf = (float *)malloc(sizeof(float) * 2 * n * m);
-  for (long c = 0; c < (long)n * m; c++) {
-    buf[c] = (float)initial_value(0, c);
-    buf[(long)n * m + c] = (float)initial_value(1, c);
-  }
+  float *buf = (float *)new_planes((long)n * m, sizeof(float));
   run(T, n, m, 0.4f, 0.3, 4, (void *)buf);
   return write_cells(argv[4], buf, sizeof(float) * 2 * n * m);
 }

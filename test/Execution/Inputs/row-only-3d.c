@@ -20,11 +20,7 @@ int main(int argc, char **argv)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), l = atoi(argv[3]), T = atoi(argv[4]);
   long cells = (long)n * m * l;
-  float *buf = (float *)malloc(sizeof(float) * 2 * cells);
-  for (long c = 0; c < cells; c++) {
-    buf[c] = (float)initial_value(0, c);
-    buf[cells + c] = (float)initial_value(1, c);
-  }
+  float *buf = (float *)new_planes(cells, sizeof(float));
   run(T, n, m, l, (void *)buf);
   return write_cells(argv[5], buf, sizeof(float) * 2 * cells);
 }
