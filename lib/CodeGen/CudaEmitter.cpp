@@ -88,6 +88,7 @@ private:
   // Parameter lists.
   std::string scalarParams() const;
   std::string scalarArgs() const;
+  std::string gridList(const std::string &Type) const;
   std::string gridParams() const;
   std::string gridArgs() const;
   std::string zero() const {
@@ -172,24 +173,20 @@ std::string Emitter::scalarArgs() const {
   return R;
 }
 
-/// Extents and interior bounds, as every kernel and host helper takes them.
-std::string Emitter::gridParams() const {
+/// Extents and interior bounds, as every kernel and host helper takes them:
+/// declared with Type ("int "), or passed with none ("").
+std::string Emitter::gridList(const std::string &Type) const {
   std::string R;
   for (unsigned D = 0; D < N; ++D)
-    R += ", int " + Ext[D];
+    R += ", " + Type + Ext[D];
   for (unsigned D = 0; D < N; ++D)
-    R += ", int " + First[D] + ", int " + Last[D];
+    R += ", " + Type + First[D] + ", " + Type + Last[D];
   return R;
 }
 
-std::string Emitter::gridArgs() const {
-  std::string R;
-  for (unsigned D = 0; D < N; ++D)
-    R += ", " + Ext[D];
-  for (unsigned D = 0; D < N; ++D)
-    R += ", " + First[D] + ", " + Last[D];
-  return R;
-}
+std::string Emitter::gridParams() const { return gridList("int "); }
+
+std::string Emitter::gridArgs() const { return gridList(""); }
 
 /// Offset of cell (Row, j[, k]) inside one plane, in 64 bits.
 std::string Emitter::globalIndex(const std::string &Row) const {
