@@ -65,9 +65,11 @@ std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,
                                               Diagnoser &D);
 
 /// Decomposes an update into per-plane terms; nullopt if some term reads
-/// several planes. ReadPlane gives each read's streaming offset.
+/// several planes, with *Offending (when given) set to that term.
+/// ReadPlane gives each read's streaming offset.
 std::optional<AssociativeForm>
-associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane);
+associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
+                const Expr **Offending = nullptr);
 
 } // namespace an5d
 

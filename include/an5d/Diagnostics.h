@@ -34,6 +34,7 @@ enum class Reject {
   GaussSeidel,        // reads a value of the step being computed
   NotJacobi,          // reads from a plane other than the previous step
   OutOfBounds,        // a read outside the declared array
+  KernelNotApplicable, // --opt names a kernel this stencil cannot use
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

@@ -21,8 +21,30 @@
 
 namespace an5d {
 
+/// How the time loop runs on the GPU (--scheme).
+enum class Scheme {
+  N5D,   // temporal blocking: bT steps per launch (AN5D)
+  Naive, // one launch per step, one thread per cell, reads from global memory
+};
+
+/// Which N.5D kernel (--opt); AN5D section 4.1 and Table 1.
+enum class KernelKind {
+  Auto,  // only in PlanOptions: the best that applies
+  None,  // general: every row of the stencil's reach in shared memory
+  Star,  // diagonal-access free: only the current row in shared memory
+  Assoc, // associative: partial sums, only the incoming row in shared memory
+};
+const char *schemeName(Scheme S);
+const char *kernelKindName(KernelKind K);
+
 /// What the user asked for on the command line.
 struct PlanOptions {
+  Scheme Run = Scheme::N5D;  // --scheme
+  KernelKind Kernel = KernelKind::Auto; // --opt
+  /// __launch_bounds__ minimum blocks per SM (--min-blocks); 0: not given.
+  int64_t MinBlocks = 0;
+  /// Let nvcc vectorize shared-memory reads (--sm-vec).
+  bool SmVec = false;
   int64_t BT = 4;            // degree of temporal blocking (-bT)
   /// -bS as given: X[,Y], X along the innermost (contiguous) dimension.
   /// Empty: the default (128 in 2D, 32x32 in 3D).
@@ -42,6 +64,11 @@ struct KernelPlan {
 };
 
 struct Plan {
+  Scheme Run = Scheme::N5D;
+  /// The kernel chosen (never Auto). Naive plans keep None.
+  KernelKind Kernel = KernelKind::None;
+  int64_t MinBlocks = 0;
+  bool SmVec = false;
   unsigned Dims = 2;
   ElemType Elem = ElemType::Float;
   int64_t BT = 4;
@@ -52,8 +79,9 @@ struct Plan {
   std::vector<int64_t> Lo, Hi;
   /// Rows of one level kept in registers: lo_0 + hi_0 + 1.
   int64_t Ring = 3;
-  /// Streaming offsets whose row is read at another column: those rows go
-  /// through shared memory (sorted). Empty: no shared memory at all.
+  /// Streaming offsets whose row goes through shared memory (sorted):
+  /// none: every offset of the reach; star: the rows read at another
+  /// column; assoc: {0}, the incoming row. Empty: no shared memory at all.
   std::vector<int64_t> SharedRows;
   /// Padded shared plane: BS[d] + lo_d + hi_d per blocked dimension.
   std::vector<int64_t> SharedExtent;
@@ -72,6 +100,21 @@ struct Plan {
 constexpr int64_t MaxSharedBytes = 227 * 1024;
 /// Above this the host code must opt in with cudaFuncSetAttribute.
 constexpr int64_t DefaultSharedBytes = 48 * 1024;
+
+/// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
+constexpr int64_t MaxThreadsPerSM = 2048;
+
+/// Naive scheme: threads per block along each dimension, array order.
+std::vector<int64_t> naiveBlock(unsigned Dims);
+
+/// Why Kind cannot run this stencil ("" when it can), and the source range
+/// of the read or term that prevents it. Auto always applies.
+std::string kernelRefusal(const Stencil &S, const StencilAnalysis &A,
+                          KernelKind Kind, clang::SourceRange &Where);
+
+/// The kernel --opt=auto picks: star for diagonal-access-free stencils,
+/// assoc for other associative ones, else the general kernel.
+KernelKind autoKernel(const StencilAnalysis &A);
 
 /// Entry point of stage 4: the plan, or an empty Error string with the
 /// plan filled. On failure returns false and sets Error to a message.

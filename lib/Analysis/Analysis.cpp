@@ -324,21 +324,24 @@ bool readsArray(const Expr &E) {
 
 /// Splits a sum into signed terms; false when a term reads several planes.
 bool collectTerms(const Expr *E, bool Negated,
-                  const std::vector<int64_t> &ReadPlane, AssociativeForm &F) {
+                  const std::vector<int64_t> &ReadPlane, AssociativeForm &F,
+                  const Expr *&Offending) {
   E = stripParens(E);
   if (E->K == Expr::Binary && (E->Text == "+" || E->Text == "-"))
-    return collectTerms(&E->Args[0], Negated, ReadPlane, F) &&
+    return collectTerms(&E->Args[0], Negated, ReadPlane, F, Offending) &&
            collectTerms(&E->Args[1], E->Text == "-" ? !Negated : Negated,
-                        ReadPlane, F);
+                        ReadPlane, F, Offending);
   if (E->K == Expr::Unary && E->Text == "-")
-    return collectTerms(&E->Args[0], !Negated, ReadPlane, F);
+    return collectTerms(&E->Args[0], !Negated, ReadPlane, F, Offending);
   std::vector<unsigned> Reads;
   collectReads(*E, Reads);
   std::set<int64_t> Planes;
   for (unsigned R : Reads)
     Planes.insert(ReadPlane[R]);
-  if (Planes.size() > 1)
+  if (Planes.size() > 1) {
+    Offending = E;
     return false;
+  }
   AssociativeForm::Term T;
   T.Negated = Negated;
   T.ReadsArray = !Planes.empty();
@@ -351,7 +354,8 @@ bool collectTerms(const Expr *E, bool Negated,
 } // namespace
 
 std::optional<AssociativeForm>
-an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane) {
+an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
+                      const Expr **Offending) {
   AssociativeForm F;
   const Expr *Body = stripParens(&Update);
   if (Body->K == Expr::Binary && (Body->Text == "/" || Body->Text == "*") &&
@@ -365,8 +369,12 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane)
     F.Factor = &Body->Args[0];
     Body = &Body->Args[1];
   }
-  if (!collectTerms(Body, false, ReadPlane, F))
+  const Expr *Bad = nullptr;
+  if (!collectTerms(Body, false, ReadPlane, F, Bad)) {
+    if (Offending)
+      *Offending = Bad;
     return std::nullopt;
+  }
   return F;
 }
 

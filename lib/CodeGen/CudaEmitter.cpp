@@ -10,7 +10,7 @@
 //   6. the user's program text with the scop region replaced by a call
 //
 //===----------------------------------------------------------------------===//
-#include "an5d/CodeGen.h"
+#include "Emitter.h"
 
 #include <algorithm>
 #include <cassert>
@@ -18,100 +18,8 @@
 #include <set>
 
 using namespace an5d;
+using namespace an5d::codegen;
 
-namespace {
-
-std::string str(int64_t V) { return std::to_string(V); }
-
-/// "x + 3", "x - 2", "x" for a variable plus a constant.
-std::string plus(const std::string &X, int64_t C) {
-  if (C == 0)
-    return X;
-  return X + (C > 0 ? " + " : " - ") + str(C < 0 ? -C : C);
-}
-
-/// Name of a streaming offset in register parameter names: m2, m1, 0, p1.
-std::string offsetName(int64_t O) {
-  if (O < 0)
-    return "m" + str(-O);
-  if (O > 0)
-    return "p" + str(O);
-  return "0";
-}
-
-int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
-
-class Emitter {
-public:
-  Emitter(const Stencil &S, const StencilAnalysis &A, const Plan &P,
-          const SourceText &Src)
-      : S(S), A(A), P(P), Src(Src), N(S.numSpaceDims()),
-        Elem(elemTypeName(S.Elem)) {
-    for (const Loop &L : S.Space)
-      It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
-    for (unsigned D = 0; D < N; ++D) {
-      Ext.push_back("ext_" + It[D]);
-      First.push_back(It[D] + "_first");
-      Last.push_back(It[D] + "_last");
-    }
-    Fn = sanitize(S.Function);
-    nameScalars();
-  }
-
-  std::string run();
-
-private:
-  // Pieces of the file, in order.
-  void header();
-  void prelude();
-  void boundaryHelper();
-  void updateFunction();
-  void kernel(const KernelPlan &K);
-  void launchFunction();
-  void runFunction();
-  void verifyHelpers();
-  void userProgram();
-  std::string referenceNest() const;
-
-  // Kernel pieces.
-  void kernelSetup(const KernelPlan &K);
-  void levelStep(const KernelPlan &K, int64_t Phase, int64_t Level);
-  std::string reg(int64_t Level, int64_t Slot) const {
-    return "reg_" + str(Level) + "_" + str(Slot);
-  }
-  /// Ring slot of level-(L-1) row (x + O) when level L computes row x in
-  /// phase Phase.
-  int64_t slotOf(int64_t Phase, int64_t O) const {
-    return mod(Phase - P.Hi[0] + O, P.Ring);
-  }
-
-  // Parameter lists.
-  std::string scalarParams() const;
-  std::string scalarArgs() const;
-  std::string gridList(const std::string &Type) const;
-  std::string gridParams() const;
-  std::string gridArgs() const;
-  std::string zero() const {
-    return S.Elem == ElemType::Float ? "0.0f" : "0.0";
-  }
-  std::string globalIndex(const std::string &Row) const;
-  std::string interiorTest(const std::string &Row) const;
-
-  void nameScalars();
-  static std::string sanitize(const std::string &Name);
-  static bool reserved(const std::string &Name);
-
-  const Stencil &S;
-  const StencilAnalysis &A;
-  const Plan &P;
-  const SourceText &Src;
-  unsigned N;
-  std::string Elem;
-  std::vector<std::string> It, Ext, First, Last;
-  std::string Fn;
-  std::map<std::string, std::string> ScalarName;
-  CodeWriter W;
-};
 
 std::string Emitter::sanitize(const std::string &Name) {
   std::string R;
@@ -137,7 +45,8 @@ bool Emitter::reserved(const std::string &Name) {
          Name.rfind("AN5D", 0) == 0 || Name.rfind("reg_", 0) == 0 ||
          Name.rfind("own_", 0) == 0 || Name.rfind("ext_", 0) == 0 ||
          Name.rfind("tile_", 0) == 0 || Name.rfind("cols_", 0) == 0 ||
-         Name.rfind("it_", 0) == 0;
+         Name.rfind("it_", 0) == 0 || Name.rfind("acc_", 0) == 0 ||
+         Name.rfind("nb_", 0) == 0 || Name == "incoming" || Name == "own";
 }
 
 /// Kernel parameters keep the user's scalar names unless one collides with
@@ -234,6 +143,11 @@ void Emitter::header() {
   W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
          "buffers x " + str(P.SharedRows.size()) + " rows), register ring " +
          str(P.Ring) + " rows per level");
+  W.line("//   kernel (--opt): " + kernelDescription() + ";");
+  W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
+         (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
+         "; shared-memory reads " +
+         (P.SmVec ? "may be vectorized (--sm-vec)" : "scalar"));
   W.line("// Kernels: an5d_kernel_deg1 .. an5d_kernel_deg" + str(P.BT) +
          "; degree D advances D time steps per launch:");
   for (const KernelPlan &K : P.Kernels) {
@@ -330,6 +244,10 @@ void Emitter::prelude() {
   W.raw("    } \\");
   W.raw("  } while (0)");
   W.line("");
+  if (P.Run == Scheme::Naive) {
+    naiveParameters();
+    return;
+  }
   W.line("// Compile-time parameters.");
   W.raw("#define AN5D_BT " + str(P.BT));
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
@@ -342,10 +260,13 @@ void Emitter::prelude() {
           " */");
   }
   W.raw("#define AN5D_THREADS " + str(P.Threads));
+  minBlocksDefine();
   W.line("");
   W.line("// Shared memory: 2 buffers, each holding the rows of the previous "
          "level that");
-  W.line("// other columns read (streaming offsets:" +
+  W.line(std::string(P.Kernel == KernelKind::Assoc
+                         ? "// a level receives (streaming offsets:"
+                         : "// other columns read (streaming offsets:") +
          [&]() {
            std::string R;
            for (int64_t O : P.SharedRows)
@@ -371,6 +292,20 @@ void Emitter::prelude() {
   W.raw("#define AN5D_SM_BUFFER (AN5D_SM_ROWS * AN5D_SM_PLANE)");
   W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
         " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
+  W.line("");
+  W.line("// Shared-memory reads: one scalar volatile load each, which keeps "
+         "nvcc from merging");
+  W.line("// neighbours into vector loads (they raise register pressure, AN5D "
+         "section 4.3);");
+  W.line("// AN5D_SM_VEC (an5dc --sm-vec) lets it vectorize.");
+  if (P.SmVec)
+    W.raw("#define AN5D_SM_VEC 1");
+  W.raw("#ifdef AN5D_SM_VEC");
+  W.raw("#define AN5D_SM(buffer, index) ((buffer)[index])");
+  W.raw("#else");
+  W.raw("#define AN5D_SM(buffer, index) (*(const volatile " + Elem +
+        " *)&(buffer)[index])");
+  W.raw("#endif");
   W.line("");
 }
 
@@ -398,231 +333,6 @@ void Emitter::boundaryHelper() {
   W.line("return grid[plane_index * plane + " + globalIndex(It[0]) + "];");
   W.dedent();
   W.line("return " + zero() + ";");
-  W.close();
-  W.line("");
-}
-
-void Emitter::updateFunction() {
-  std::vector<std::string> Reads;
-  for (size_t R = 0; R < S.Reads.size(); ++R) {
-    const std::vector<int64_t> &O = A.ReadOffsets[R];
-    bool Own = true;
-    for (unsigned D = 1; D < N; ++D)
-      Own = Own && O[D] == 0;
-    if (Own) {
-      Reads.push_back("own_" + offsetName(O[0]));
-      continue;
-    }
-    int64_t Row = P.sharedRowOf(O[0]);
-    assert(Row >= 0 && "a read at another column must have a shared row");
-    std::string Idx;
-    if (Row > 0)
-      Idx = (Row == 1 ? std::string("") : str(Row) + " * ") + "AN5D_SM_PLANE + ";
-    Idx += "col";
-    int64_t Col = O[N - 1];
-    if (N == 3 && O[1] != 0) {
-      int64_t M = O[1] < 0 ? -O[1] : O[1];
-      Idx += std::string(O[1] < 0 ? " - " : " + ") +
-             (M == 1 ? std::string("") : str(M) + " * ") + "AN5D_SM_WIDTH";
-    }
-    Idx = plus(Idx, Col);
-    Reads.push_back("sm[" + Idx + "]");
-  }
-  // Parameters the expression does not read stay unnamed (no warnings).
-  auto param = [&](const std::string &Type, const std::string &Name) {
-    bool Used = std::find(Reads.begin(), Reads.end(), Name) != Reads.end();
-    if (Name == "sm" || Name == "col")
-      Used = !P.SharedRows.empty();
-    std::string Sep = Type.back() == '*' ? "" : " ";
-    return Type + (Used ? Sep + Name : " /* " + Name + ": not read */");
-  };
-  std::string Own;
-  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
-    Own += ", " + param(Elem, "own_" + offsetName(O));
-  W.line("// The update of one cell (the statement of the scop) from the "
-         "previous level:");
-  W.line("// cells of other columns from shared memory (sm: one buffer, col: "
-         "this thread's");
-  W.line("// cell in a padded plane, one plane per row offset), this "
-         "thread's own column from");
-  W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
-         It[0] + ", " + It[0] + " + 1).");
-  W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
-         param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
-         Own + scalarParams() + ")");
-  W.open("");
-  W.line("return " + printUpdate(S.Update, Reads, ScalarName) + ";");
-  W.close();
-  W.line("");
-}
-
-// --- 4. Kernels ------------------------------------------------------------------
-
-void Emitter::kernelSetup(const KernelPlan &K) {
-  int64_t D = K.Degree;
-  if (!P.SharedRows.empty()) {
-    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
-    W.line("// Zero both shared buffers once: the pads around the block stay "
-           "zero.");
-    std::string Tid = N == 2 ? "(int)threadIdx.x"
-                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
-    W.line("for (int cell = " + Tid +
-           "; cell < 2 * AN5D_SM_BUFFER; cell += AN5D_THREADS)");
-    W.indent();
-    W.line("smem[cell] = " + zero() + ";");
-    W.dedent();
-    W.line("__syncthreads();");
-    W.line(Elem + " *const sm_buffer0 = smem;");
-    W.line(Elem + " *const sm_buffer1 = smem + AN5D_SM_BUFFER;");
-  } else {
-    W.line("// Every read is in this thread's own column: no shared memory.");
-  }
-  std::string Plane = "(long)" + Ext[0];
-  for (unsigned Dm = 1; Dm < N; ++Dm)
-    Plane += " * " + Ext[Dm];
-  W.line("const long plane = " + Plane + ";");
-  W.line("const " + Elem + " *in = grid + in_plane * plane;");
-  W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
-  W.line("// This thread's cell: the block's output tile starts at tile_*, "
-         "after a halo of");
-  W.line("// " + str(D) + " * reach threads on each side (they compute "
-         "values that are never stored).");
-  std::vector<std::string> Thread = {"", N == 2 ? "threadIdx.x" : "threadIdx.y",
-                                     "threadIdx.x"};
-  std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
-                                       "blockIdx.x"};
-  std::string Col, Interior, Stores;
-  for (unsigned Dm = 1; Dm < N; ++Dm) {
-    int64_t TileW = K.Tile[Dm - 1];
-    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (int)" +
-           BlockIdx[Dm] + " * " + str(TileW) + ";");
-    W.line("const int " + It[Dm] + " = " +
-           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + (int)" + Thread[Dm] +
-           ";");
-    Interior += std::string(Interior.empty() ? "" : " && ") + It[Dm] +
-                " >= " + First[Dm] + " && " + It[Dm] + " <= " + Last[Dm];
-    Stores += " && " + It[Dm] + " >= tile_" + It[Dm] + " && " + It[Dm] +
-              " < tile_" + It[Dm] + " + " + str(TileW);
-  }
-  if (N == 2)
-    Col = plus("(int)threadIdx.x", P.Lo[1]);
-  else
-    Col = plus("((int)threadIdx.y + " + str(P.Lo[1]) + ") * AN5D_SM_WIDTH + "
-               "(int)threadIdx.x", P.Lo[2]);
-  W.line("const int col = " + Col + "; // in the padded shared plane");
-  W.line("const bool cell_interior = " + Interior + ";");
-  W.line("const bool cell_stores = cell_interior" + Stores + ";");
-  std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
-  W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
-         "; level 0 streams from");
-  W.line("// row_first - " + str(D * P.Lo[0]) + " to row_last + " +
-         str(D * P.Hi[0]) + ", level L lags " + str(P.Hi[0]) +
-         " * L rows behind it.");
-  W.line("const int row_first = " + First[0] + " + (int)" + SB +
-         " * AN5D_STREAM_BLOCK;");
-  W.line("const int row_last = row_first + AN5D_STREAM_BLOCK - 1 < " +
-         Last[0] + " ? row_first + AN5D_STREAM_BLOCK - 1 : " + Last[0] + ";");
-  W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
-  W.line("// reg_L_S: level L (L steps after the launch's input) of the row "
-         "in ring slot S;");
-  W.line("// the row loaded in unrolled phase q goes to slot q % " +
-         str(P.Ring) + " at every level.");
-  for (int64_t L = 0; L < D; ++L) {
-    std::string Decl = Elem;
-    for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
-      Decl += std::string(Sl ? "," : "") + " " + reg(L, Sl) + " = " + zero();
-    W.line(Decl + ";");
-  }
-  W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
-         "; // the row level 0 loads");
-}
-
-void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
-  int64_t D = K.Degree;
-  std::string Row = plus(It[0], -Level * P.Hi[0]);
-  W.line("// level " + str(Level) + " of row " + Row);
-  W.open("");
-  int64_t Sub = Phase * D + (Level - 1);
-  std::string Buf = (Sub % 2) ? "sm_buffer1" : "sm_buffer0";
-  if (!P.SharedRows.empty()) {
-    std::string Rows;
-    for (int64_t O : P.SharedRows)
-      Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
-    W.line("// share level " + str(Level - 1) + " of row" +
-           (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
-           " with the other columns");
-    for (size_t R = 0; R < P.SharedRows.size(); ++R) {
-      std::string Idx = R == 0 ? "col"
-                               : (R == 1 ? std::string("")
-                                         : str(R) + " * ") +
-                                     "AN5D_SM_PLANE + col";
-      W.line(Buf + "[" + Idx + "] = " +
-             reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
-    }
-    W.line("__syncthreads();");
-  }
-  std::string Args = (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", col";
-  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
-    Args += ", " + reg(Level - 1, slotOf(Phase, O));
-  Args += scalarArgs();
-  W.line("const " + Elem + " value = an5d_update(" + Args + ");");
-  if (Level == D) {
-    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
-           " <= row_last)");
-    W.indent();
-    W.line("out[" + globalIndex(Row) + "] = value;");
-    W.dedent();
-  } else {
-    std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
-    std::string Cells;
-    for (unsigned Dm = 0; Dm < N; ++Dm)
-      Cells += ", " + (Dm == 0 ? Row : It[Dm]);
-    std::string Exts;
-    for (unsigned Dm = 0; Dm < N; ++Dm)
-      Exts += ", " + Ext[Dm];
-    W.line(reg(Level, mod(Phase, P.Ring)) + " = " + interiorTest(Row) +
-           " ? value : an5d_boundary(grid, " + Plane + ", plane" + Cells +
-           Exts + ");");
-  }
-  W.close();
-}
-
-void Emitter::kernel(const KernelPlan &K) {
-  int64_t D = K.Degree;
-  W.line("// Degree " + str(D) + ": advances " + str(D) + " time step" +
-         (D == 1 ? "" : "s") + " per launch, reading interior cells from "
-         "plane in_plane");
-  W.line("// of grid and writing level " + str(D) +
-         " to the other plane; level L's boundary cells come from plane");
-  W.line("// bnd_plane ^ (L % 2), the plane that step L of the launch reads "
-         "in the C loop.");
-  W.line("__global__ void __launch_bounds__(AN5D_THREADS) an5d_kernel_deg" +
-         str(D) + "(" + Elem + " *grid, int in_plane, int bnd_plane" +
-         gridParams() + scalarParams() + ")");
-  W.open("");
-  kernelSetup(K);
-  W.open("for (;;)");
-  for (int64_t Q = 0; Q < K.Unroll; ++Q) {
-    W.line("// ---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
-           " (ring slot " + str(mod(Q, P.Ring)) + ") ----");
-    W.line("if (" + It[0] + " > stream_last)");
-    W.indent();
-    W.line("break;");
-    W.dedent();
-    W.line("// level 0 of row " + It[0]);
-    std::string Cells, Exts;
-    for (unsigned Dm = 0; Dm < N; ++Dm) {
-      Cells += ", " + It[Dm];
-      Exts += ", " + Ext[Dm];
-    }
-    W.line(reg(0, mod(Q, P.Ring)) + " = " + interiorTest(It[0]) + " ? in[" +
-           globalIndex(It[0]) + "] : an5d_boundary(grid, bnd_plane, plane" +
-           Cells + Exts + ");");
-    for (int64_t L = 1; L <= D; ++L)
-      levelStep(K, Q, L);
-    W.line("++" + It[0] + ";");
-  }
-  W.close();
   W.close();
   W.line("");
 }
@@ -708,6 +418,69 @@ void Emitter::runFunction() {
              str(K.Degree) +
              ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
   }
+  if (P.Run == Scheme::N5D)
+    launchSchedule();
+  std::string Step = plus("step", P.WriteShift - 1);
+  if (Step != "step")
+    Step = "(" + Step + ")";
+  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
+  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
+         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
+  W.line("// the first launch reads its interior from there.");
+  W.line(std::string(P.Run == Scheme::Naive ? "const " : "") +
+         "long step = t_first;");
+  W.line("int in_plane = " + Logical + ";");
+  std::string Args;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  Args += scalarArgs();
+  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time "
+         "(CUDA events around the launches).");
+  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
+  W.line("const int timed = timing != NULL && timing[0] != '\\0' && "
+         "timing[0] != '0';");
+  W.line("cudaEvent_t timing_start, timing_stop;");
+  W.open("if (timed)");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
+  W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
+  W.close();
+  if (P.Run == Scheme::Naive) {
+    W.open("for (long launch = 0; launch < steps; ++launch)");
+    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
+    W.line("in_plane ^= 1;");
+    W.close();
+  } else {
+    W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
+    W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
+    W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
+    W.line("step += degree;");
+    W.line("in_plane ^= 1;");
+    W.close();
+  }
+  W.open("if (timed)");
+  W.line("float ms = 0.0f;");
+  W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
+  W.line("AN5D_CHECK(cudaEventSynchronize(timing_stop));");
+  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, timing_start, timing_stop));");
+  W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
+         "launches\\n\", ms, steps, " +
+         std::string(P.Run == Scheme::Naive ? "steps" : "full + tail_count") +
+         ");");
+  W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
+  W.line("AN5D_CHECK(cudaEventDestroy(timing_stop));");
+  W.close();
+  W.line("AN5D_CHECK(cudaDeviceSynchronize());");
+  W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
+  W.line("AN5D_CHECK(cudaFree(grid));");
+  W.close();
+  W.line("");
+}
+
+/// The degrees of the N.5D launches: full, tail[] and tail_count.
+void Emitter::launchSchedule() {
   W.line("// Schedule: (steps - 1) / bT launches of degree bT, one of the "
          "remainder, then one of");
   W.line("// degree 1, so the other plane ends holding step t_last - 1. The "
@@ -745,53 +518,6 @@ void Emitter::runFunction() {
   W.dedent();
   W.line("}");
   W.line("tail[tail_count++] = 1;");
-  std::string Step = plus("step", P.WriteShift - 1);
-  if (Step != "step")
-    Step = "(" + Step + ")";
-  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
-  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
-         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
-  W.line("// the first launch reads its interior from there.");
-  W.line("long step = t_first;");
-  W.line("int in_plane = " + Logical + ";");
-  std::string Args;
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + Ext[Dm];
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  Args += scalarArgs();
-  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time "
-         "(CUDA events around the launches).");
-  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
-  W.line("const int timed = timing != NULL && timing[0] != '\\0' && "
-         "timing[0] != '0';");
-  W.line("cudaEvent_t timing_start, timing_stop;");
-  W.open("if (timed)");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
-  W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
-  W.close();
-  W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
-  W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
-  W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
-  W.line("step += degree;");
-  W.line("in_plane ^= 1;");
-  W.close();
-  W.open("if (timed)");
-  W.line("float ms = 0.0f;");
-  W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
-  W.line("AN5D_CHECK(cudaEventSynchronize(timing_stop));");
-  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, timing_start, timing_stop));");
-  W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
-         "launches\\n\", ms, steps, full + tail_count);");
-  W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
-  W.line("AN5D_CHECK(cudaEventDestroy(timing_stop));");
-  W.close();
-  W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-  W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
-  W.line("AN5D_CHECK(cudaFree(grid));");
-  W.close();
-  W.line("");
 }
 
 void Emitter::verifyHelpers() {
@@ -923,21 +649,45 @@ void Emitter::userProgram() {
     W.raw(After);
 }
 
+std::string Emitter::kernelDescription() const {
+  switch (P.Kernel) {
+  case KernelKind::Star:
+    return "star, rows above and below from registers, the current row "
+           "through shared memory";
+  case KernelKind::Assoc:
+    return "assoc, partial sums per row, the incoming row through shared "
+           "memory";
+  default:
+    return "none (general), every row of the reach through shared memory";
+  }
+}
+
+void Emitter::minBlocksDefine() {
+  if (P.MinBlocks)
+    W.raw("#define AN5D_MIN_BLOCKS " + str(P.MinBlocks) +
+          " /* __launch_bounds__: blocks per SM the registers must allow */");
+}
+
 std::string Emitter::run() {
-  header();
-  prelude();
-  boundaryHelper();
-  updateFunction();
-  for (const KernelPlan &K : P.Kernels)
-    kernel(K);
-  launchFunction();
+  if (P.Run == Scheme::Naive) {
+    naiveHeader();
+    prelude();
+    naiveKernel();
+    naiveLaunchFunction();
+  } else {
+    header();
+    prelude();
+    boundaryHelper();
+    updateFunction();
+    for (const KernelPlan &K : P.Kernels)
+      kernel(K);
+    launchFunction();
+  }
   runFunction();
   verifyHelpers();
   userProgram();
   return W.str();
 }
-
-} // namespace
 
 std::string an5d::emitCuda(const Stencil &S, const StencilAnalysis &A,
                            const Plan &P, const SourceText &Src) {

@@ -31,6 +31,94 @@ static std::string userBS(const std::vector<int64_t> &BS) {
   return S;
 }
 
+const char *an5d::schemeName(Scheme S) {
+  return S == Scheme::Naive ? "naive" : "n5d";
+}
+
+const char *an5d::kernelKindName(KernelKind K) {
+  switch (K) {
+  case KernelKind::Auto: return "auto";
+  case KernelKind::None: return "none";
+  case KernelKind::Star: return "star";
+  case KernelKind::Assoc: return "assoc";
+  }
+  return "?";
+}
+
+std::vector<int64_t> an5d::naiveBlock(unsigned Dims) {
+  // Array order; 32 threads along the contiguous dimension for coalescing.
+  return Dims == 2 ? std::vector<int64_t>{8, 32}
+                   : std::vector<int64_t>{1, 8, 32};
+}
+
+KernelKind an5d::autoKernel(const StencilAnalysis &A) {
+  if (A.DiagonalFree)
+    return KernelKind::Star;
+  if (A.Associative)
+    return KernelKind::Assoc;
+  return KernelKind::None;
+}
+
+static std::string offsetText(const std::vector<int64_t> &O) {
+  std::string T = "[";
+  for (size_t I = 0; I < O.size(); ++I)
+    T += (I ? ", " : "") + std::to_string(O[I]);
+  return T + "]";
+}
+
+std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
+                                KernelKind Kind, clang::SourceRange &Where) {
+  if (Kind == KernelKind::Star && !A.DiagonalFree) {
+    for (size_t R = 0; R < A.ReadOffsets.size(); ++R) {
+      const std::vector<int64_t> &O = A.ReadOffsets[R];
+      bool Other = false;
+      for (size_t D = 1; D < O.size(); ++D)
+        Other = Other || O[D] != 0;
+      if (O[0] != 0 && Other) {
+        Where = S.Reads[R].Range;
+        return "--opt=star needs a diagonal-access-free stencil (rows above "
+               "and below the cell read only in its own column), but this "
+               "read is at offset " + offsetText(O) +
+               "; use --opt=auto, or --opt=assoc or --opt=none";
+      }
+    }
+  }
+  if (Kind == KernelKind::Assoc && !A.Associative) {
+    std::vector<int64_t> Plane;
+    for (const std::vector<int64_t> &O : A.ReadOffsets)
+      Plane.push_back(O[0]);
+    const Expr *Bad = nullptr;
+    associativeForm(S.Update, Plane, &Bad);
+    Where = Bad ? Bad->Range : S.Update.Range;
+    return "--opt=assoc needs an update that is a sum of terms each reading "
+           "one row of the streaming dimension (optionally scaled by a "
+           "factor that reads no cell), but this term reads several rows; "
+           "use --opt=auto, or --opt=star or --opt=none";
+  }
+  return "";
+}
+
+/// Plans the naive scheme: a fixed block, no temporal blocking.
+static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
+                          std::string &Error) {
+  std::vector<int64_t> Block = naiveBlock(P.Dims);
+  P.BS.assign(Block.begin() + 1, Block.end());
+  P.BT = 1;
+  P.Threads = 1;
+  for (int64_t B : Block)
+    P.Threads *= B;
+  P.MinBlocks = Opts.MinBlocks;
+  if (P.MinBlocks * P.Threads > MaxThreadsPerSM) {
+    Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
+            std::to_string(P.Threads) + "-thread blocks asks for " +
+            std::to_string(P.MinBlocks * P.Threads) +
+            " threads per SM; an SM holds at most " +
+            std::to_string(MaxThreadsPerSM) + ", use a smaller --min-blocks";
+    return false;
+  }
+  return true;
+}
+
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
                     const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
@@ -39,6 +127,20 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   P.Lo = A.ReachLo;
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
+  P.Run = Opts.Run;
+  P.SmVec = Opts.SmVec;
+  if (Opts.MinBlocks < 0 || Opts.MinBlocks > 32) {
+    Error = "--min-blocks " + std::to_string(Opts.MinBlocks) +
+            " is out of range; use 1 to 32 blocks per SM";
+    return false;
+  }
+  if (P.Run == Scheme::Naive)
+    return makeNaivePlan(Opts, P, Error);
+  P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
+  clang::SourceRange Ignored;
+  Error = kernelRefusal(S, A, P.Kernel, Ignored);
+  if (!Error.empty())
+    return false;
   if (Opts.BT < 1 || Opts.BT > 32) {
     Error = "-bT " + std::to_string(Opts.BT) +
             " is out of range; the degree of temporal blocking must be "
@@ -97,6 +199,17 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
 
+  P.MinBlocks = Opts.MinBlocks;
+  if (P.MinBlocks * P.Threads > MaxThreadsPerSM) {
+    Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
+            std::to_string(P.Threads) + "-thread blocks asks for " +
+            std::to_string(P.MinBlocks * P.Threads) +
+            " threads per SM; an SM holds at most " +
+            std::to_string(MaxThreadsPerSM) +
+            ", use a smaller --min-blocks or -bS";
+    return false;
+  }
+
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
   std::set<int64_t> Rows;
   for (const std::vector<int64_t> &O : A.Offsets) {
@@ -106,6 +219,11 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     if (!OwnColumn)
       Rows.insert(O[0]);
   }
+  if (!Rows.empty() && P.Kernel == KernelKind::None)
+    for (int64_t Off = -P.Lo[0]; Off <= P.Hi[0]; ++Off)
+      Rows.insert(Off);
+  if (!Rows.empty() && P.Kernel == KernelKind::Assoc)
+    Rows = {0};
   P.SharedRows.assign(Rows.begin(), Rows.end());
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
@@ -139,6 +257,20 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
 
 void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "plan\n";
+  OS << "  scheme: " << schemeName(Run) << "\n";
+  if (Run == Scheme::Naive) {
+    OS << "  dimensions: " << Dims << "\n";
+    OS << "  element type: " << elemTypeName(Elem) << "\n";
+    OS << "  block: " << userBS(naiveBlock(Dims)) << " (threads per block: "
+       << Threads << "), one thread per cell, one launch per step\n";
+    OS << "  min blocks per SM: " << MinBlocks << "\n";
+    return;
+  }
+  OS << "  kernel: " << kernelKindName(Kernel) << "\n";
+  OS << "  min blocks per SM: " << MinBlocks
+     << (MinBlocks ? "" : " (not set)") << "\n";
+  OS << "  shared-memory reads: " << (SmVec ? "vectorizable" : "scalar")
+     << "\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
   OS << "  bT: " << BT << "\n";

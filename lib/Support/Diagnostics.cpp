@@ -24,6 +24,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::GaussSeidel: return "gauss-seidel";
   case Reject::NotJacobi: return "not-jacobi";
   case Reject::OutOfBounds: return "out-of-bounds";
+  case Reject::KernelNotApplicable: return "opt-not-applicable";
   case Reject::Internal: return "internal";
   }
   return "unknown";

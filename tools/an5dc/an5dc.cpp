@@ -47,6 +47,41 @@ cl::opt<int> StreamLength(
                    "128)"),
     cl::value_desc("H"), cl::init(128), cl::cat(Category));
 
+cl::opt<Scheme> SchemeOpt(
+    "scheme", cl::desc("How the time loop runs on the GPU"),
+    cl::values(clEnumValN(Scheme::N5D, "n5d",
+                          "N.5D temporal blocking, bT steps per launch "
+                          "(default)"),
+               clEnumValN(Scheme::Naive, "naive",
+                          "one launch per time step, one thread per cell: "
+                          "the baseline to compare against, and a "
+                          "fallback")),
+    cl::init(Scheme::N5D), cl::cat(Category));
+cl::opt<KernelKind> OptKernel(
+    "opt", cl::desc("Which N.5D kernel"),
+    cl::values(clEnumValN(KernelKind::Auto, "auto",
+                          "the best that applies (default)"),
+               clEnumValN(KernelKind::Star, "star",
+                          "diagonal-access-free stencils: rows above and "
+                          "below from registers, one row in shared memory"),
+               clEnumValN(KernelKind::Assoc, "assoc",
+                          "associative updates: partial sums, one row in "
+                          "shared memory"),
+               clEnumValN(KernelKind::None, "none",
+                          "the general kernel: every row of the reach in "
+                          "shared memory")),
+    cl::init(KernelKind::Auto), cl::cat(Category));
+cl::opt<int> MinBlocks(
+    "min-blocks",
+    cl::desc("Blocks per SM that __launch_bounds__ asks register allocation "
+             "to allow (default: not set, nvcc chooses)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(Category));
+cl::opt<bool> SmVec(
+    "sm-vec",
+    cl::desc("Let nvcc vectorize shared-memory reads (default: scalar reads, "
+             "which usually need fewer registers)"),
+    cl::init(false), cl::cat(Category));
+
 enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
@@ -284,6 +319,31 @@ int runPipeline(const FrontendOptions &Opts) {
     return 0;
   }
   PlanOptions PO;
+  PO.Run = SchemeOpt;
+  PO.Kernel = OptKernel;
+  PO.MinBlocks = MinBlocks;
+  PO.SmVec = SmVec;
+  if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
+    llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
+                 << " is out of range; use 1 to 32 blocks per SM\n";
+    return 1;
+  }
+  if (PO.Run == Scheme::Naive) {
+    const std::pair<const cl::Option *, const char *> NotNaive[] = {
+        {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
+        {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"}};
+    for (const auto &[O, Name] : NotNaive)
+      if (O->getNumOccurrences())
+        llvm::errs() << "an5dc: warning: " << Name
+                     << " has no effect with --scheme=naive\n";
+  } else if (PO.Kernel != KernelKind::Auto) {
+    clang::SourceRange Where;
+    std::string Why = kernelRefusal(*S, *A, PO.Kernel, Where);
+    if (!Why.empty()) {
+      D.error(Reject::KernelNotApplicable, Where, Why);
+      return 1;
+    }
+  }
   PO.BT = BlockT;
   PO.StreamBlock = StreamLength;
   if (!BlockS.empty() && !parseBlockSizes(BlockS, PO.BS)) {

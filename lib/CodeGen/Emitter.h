@@ -1,0 +1,140 @@
+//===- Emitter.h - The CUDA emitter's shared state (private) -------------===//
+//
+// One Emitter writes one file through one CodeWriter. The file layout and
+// host code live in CudaEmitter.cpp, the N.5D kernels (general, star,
+// associative) in N5DKernels.cpp, the naive scheme in NaiveKernel.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_LIB_CODEGEN_EMITTER_H
+#define AN5D_LIB_CODEGEN_EMITTER_H
+
+#include "an5d/CodeGen.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace an5d {
+namespace codegen {
+
+inline std::string str(int64_t V) { return std::to_string(V); }
+
+
+/// "x + 3", "x - 2", "x" for a variable plus a constant.
+inline std::string plus(const std::string &X, int64_t C) {
+  if (C == 0)
+    return X;
+  return X + (C > 0 ? " + " : " - ") + str(C < 0 ? -C : C);
+}
+
+/// Name of a streaming offset in register parameter names: m2, m1, 0, p1.
+inline std::string offsetName(int64_t O) {
+  if (O < 0)
+    return "m" + str(-O);
+  if (O > 0)
+    return "p" + str(O);
+  return "0";
+}
+
+inline int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
+
+class Emitter {
+public:
+  Emitter(const Stencil &S, const StencilAnalysis &A, const Plan &P,
+          const SourceText &Src)
+      : S(S), A(A), P(P), Src(Src), N(S.numSpaceDims()),
+        Elem(elemTypeName(S.Elem)) {
+    for (const Loop &L : S.Space)
+      It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
+    for (unsigned D = 0; D < N; ++D) {
+      Ext.push_back("ext_" + It[D]);
+      First.push_back(It[D] + "_first");
+      Last.push_back(It[D] + "_last");
+    }
+    Fn = sanitize(S.Function);
+    nameScalars();
+  }
+
+  std::string run();
+
+private:
+  // Pieces of the file, in order.
+  void header();
+  void prelude();
+  void boundaryHelper();
+  void updateFunction();
+  void kernel(const KernelPlan &K);
+  void naiveHeader();
+  void naiveParameters();
+  void launchSchedule();
+  void minBlocksDefine();
+  std::string kernelDescription() const;
+  void naiveKernel();
+  void naiveLaunchFunction();
+  void launchFunction();
+  void runFunction();
+  void verifyHelpers();
+  void userProgram();
+  std::string referenceNest() const;
+
+  // Kernel pieces.
+  void kernelSetup(const KernelPlan &K);
+  void levelStep(const KernelPlan &K, int64_t Phase, int64_t Level);
+  void assocStep(const KernelPlan &K, int64_t Phase, int64_t Level);
+  void generalUpdateFunction();
+  void assocFunctions();
+  std::string launchBounds() const;
+  /// Index of the cell at offset O (spatial, streaming first; O[0] picks
+  /// the row of the buffer) relative to `col` in a shared buffer.
+  std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
+  /// The value each level's result falls back to outside the interior.
+  std::string levelValue(int64_t Level, const std::string &Row,
+                         const std::string &Value) const;
+  /// Register name of the cell at in-plane offset O of the incoming row.
+  std::string neighbourName(const std::vector<int64_t> &O) const;
+  std::string accName(int64_t Level, int64_t Slot) const {
+    return "acc_" + str(Level) + "_" + str(Slot);
+  }
+  /// Type the associative kernel accumulates in: the type of the sum.
+  std::string accType() const;
+  std::string reg(int64_t Level, int64_t Slot) const {
+    return "reg_" + str(Level) + "_" + str(Slot);
+  }
+  /// Ring slot of level-(L-1) row (x + O) when level L computes row x in
+  /// phase Phase.
+  int64_t slotOf(int64_t Phase, int64_t O) const {
+    return mod(Phase - P.Hi[0] + O, P.Ring);
+  }
+
+  // Parameter lists.
+  std::string scalarParams() const;
+  std::string scalarArgs() const;
+  std::string gridList(const std::string &Type) const;
+  std::string gridParams() const;
+  std::string gridArgs() const;
+  std::string zero() const {
+    return S.Elem == ElemType::Float ? "0.0f" : "0.0";
+  }
+  std::string globalIndex(const std::string &Row) const;
+  std::string interiorTest(const std::string &Row) const;
+
+  void nameScalars();
+  static std::string sanitize(const std::string &Name);
+  static bool reserved(const std::string &Name);
+
+  const Stencil &S;
+  const StencilAnalysis &A;
+  const Plan &P;
+  const SourceText &Src;
+  unsigned N;
+  std::string Elem;
+  std::vector<std::string> It, Ext, First, Last;
+  std::string Fn;
+  std::map<std::string, std::string> ScalarName;
+  CodeWriter W;
+};
+
+} // namespace codegen
+} // namespace an5d
+
+#endif

@@ -1,0 +1,449 @@
+//===- N5DKernels.cpp - The N.5D kernels ----------------------------------===//
+//
+// One kernel per degree 1..bT (AN5D section 4.1). Each block streams along
+// the outermost dimension; per streamed row it loads level 0 and computes
+// levels 1..D, one __syncthreads per level with double-buffered shared
+// memory. The general and star kernels keep a register ring of rows per
+// level and call an5d_update; the associative kernel keeps partial sums
+// instead (Emitter::assocStep).
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace an5d;
+using namespace an5d::codegen;
+
+std::string Emitter::sharedIndex(int64_t Row,
+                                 const std::vector<int64_t> &O) const {
+  std::string Idx;
+  if (Row > 0)
+    Idx = (Row == 1 ? std::string("") : str(Row) + " * ") + "AN5D_SM_PLANE + ";
+  Idx += "col";
+  if (N == 3 && O[1] != 0) {
+    int64_t M = O[1] < 0 ? -O[1] : O[1];
+    Idx += std::string(O[1] < 0 ? " - " : " + ") +
+           (M == 1 ? std::string("") : str(M) + " * ") + "AN5D_SM_WIDTH";
+  }
+  return plus(Idx, O[N - 1]);
+}
+
+std::string Emitter::neighbourName(const std::vector<int64_t> &O) const {
+  std::string Name = "nb";
+  for (unsigned D = 1; D < N; ++D)
+    Name += "_" + offsetName(O[D]);
+  return Name;
+}
+
+std::string Emitter::accType() const {
+  ScalarType T = S.Update.Type;
+  if (T == ScalarType::Float || T == ScalarType::Double ||
+      T == ScalarType::LongDouble)
+    return scalarTypeName(T);
+  return Elem;
+}
+
+static bool ownColumn(const std::vector<int64_t> &O) {
+  for (size_t D = 1; D < O.size(); ++D)
+    if (O[D] != 0)
+      return false;
+  return true;
+}
+
+void Emitter::updateFunction() {
+  if (P.Kernel == KernelKind::Assoc)
+    assocFunctions();
+  else
+    generalUpdateFunction();
+}
+
+void Emitter::generalUpdateFunction() {
+  std::vector<std::string> Reads;
+  for (size_t R = 0; R < S.Reads.size(); ++R) {
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    if (ownColumn(O)) {
+      Reads.push_back("own_" + offsetName(O[0]));
+      continue;
+    }
+    int64_t Row = P.sharedRowOf(O[0]);
+    assert(Row >= 0 && "a read at another column must have a shared row");
+    Reads.push_back("AN5D_SM(sm, " + sharedIndex(Row, O) + ")");
+  }
+  // Parameters the expression does not read stay unnamed (no warnings).
+  auto param = [&](const std::string &Type, const std::string &Name) {
+    bool Used = std::find(Reads.begin(), Reads.end(), Name) != Reads.end();
+    if (Name == "sm" || Name == "col")
+      Used = !P.SharedRows.empty();
+    std::string Sep = Type.back() == '*' ? "" : " ";
+    return Type + (Used ? Sep + Name : " /* " + Name + ": not read */");
+  };
+  std::string Own;
+  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
+    Own += ", " + param(Elem, "own_" + offsetName(O));
+  W.line("// The update of one cell (the statement of the scop) from the "
+         "previous level:");
+  W.line("// cells of other columns from shared memory (sm: one buffer, col: "
+         "this thread's");
+  W.line("// cell in a padded plane, one plane per row offset), this "
+         "thread's own column from");
+  W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
+         It[0] + ", " + It[0] + " + 1).");
+  W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
+         param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
+         Own + scalarParams() + ")");
+  W.open("");
+  W.line("return " + printUpdate(S.Update, Reads, ScalarName) + ";");
+  W.close();
+  W.line("");
+}
+
+/// In-plane offsets (streaming offset dropped) of the reads at other
+/// columns, sorted and distinct; those of row Plane only, or of every row.
+static std::vector<std::vector<int64_t>>
+neighbourOffsets(const StencilAnalysis &A, const int64_t *Plane) {
+  std::vector<std::vector<int64_t>> Out;
+  for (const std::vector<int64_t> &O : A.ReadOffsets) {
+    if (ownColumn(O) || (Plane && O[0] != *Plane))
+      continue;
+    std::vector<int64_t> In = O;
+    In[0] = 0;
+    if (std::find(Out.begin(), Out.end(), In) == Out.end())
+      Out.push_back(In);
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+/// Streaming offsets with at least one term, ascending: the order in which
+/// a partial sum receives its rows.
+static std::vector<int64_t> termPlanes(const AssociativeForm &F) {
+  std::vector<int64_t> Planes;
+  for (const AssociativeForm::Term &T : F.Terms)
+    if (T.ReadsArray &&
+        std::find(Planes.begin(), Planes.end(), T.Plane) == Planes.end())
+      Planes.push_back(T.Plane);
+  std::sort(Planes.begin(), Planes.end());
+  return Planes;
+}
+
+void Emitter::assocFunctions() {
+  const AssociativeForm &F = *A.Associative;
+  std::vector<int64_t> Planes = termPlanes(F);
+  std::string Acc = accType();
+  W.line("// The update as partial sums (associative kernel, AN5D section "
+         "4.2): each row of the");
+  W.line("// previous level adds its terms to the partial sum of every cell "
+         "that reads it, so only");
+  W.line("// the incoming row is in shared memory. an5d_add_<o> adds the "
+         "terms that read row " + It[0] + " + o");
+  W.line("// (own: this column's cell of that row, nb_*: the cells at other "
+         "columns, by offset);");
+  W.line("// the first row's function starts the sum, an5d_finish applies "
+         "the outer factor.");
+  for (size_t PI = 0; PI < Planes.size(); ++PI) {
+    int64_t Pl = Planes[PI];
+    std::vector<std::vector<int64_t>> Nb = neighbourOffsets(A, &Pl);
+    std::vector<std::string> Reads;
+    bool UsesOwn = false;
+    for (size_t R = 0; R < S.Reads.size(); ++R) {
+      const std::vector<int64_t> &O = A.ReadOffsets[R];
+      if (O[0] != Pl) {
+        Reads.push_back("/* not this row */ 0");
+        continue;
+      }
+      UsesOwn = UsesOwn || ownColumn(O);
+      Reads.push_back(ownColumn(O) ? "own" : neighbourName(O));
+    }
+    std::string Params = Acc + " &acc, " + Elem +
+                         (UsesOwn ? " own" : " /* own: not read */");
+    for (const std::vector<int64_t> &O : Nb)
+      Params += ", " + Elem + " " + neighbourName(O);
+    W.line("__device__ __forceinline__ void an5d_add_" + offsetName(Pl) + "(" +
+           Params + scalarParams() + ")");
+    W.open("");
+    bool Started = PI != 0;
+    auto add = [&](const AssociativeForm::Term &T) {
+      std::string Term = printUpdate(*T.E, Reads, ScalarName);
+      if (!Started)
+        W.line("acc = " + std::string(T.Negated ? "-(" + Term + ")" : Term) +
+               ";");
+      else
+        W.line("acc = acc " + std::string(T.Negated ? "- " : "+ ") + "(" +
+               Term + ");");
+      Started = true;
+    };
+    if (PI == 0)
+      for (const AssociativeForm::Term &T : F.Terms)
+        if (!T.ReadsArray)
+          add(T);
+    for (const AssociativeForm::Term &T : F.Terms)
+      if (T.ReadsArray && T.Plane == Pl)
+        add(T);
+    W.close();
+    W.line("");
+  }
+  std::string Finish = "acc";
+  if (!F.OuterOp.empty())
+    Finish = "acc " + F.OuterOp + " (" +
+             printUpdate(*F.Factor, {}, ScalarName) + ")";
+  W.line("__device__ __forceinline__ " + Elem + " an5d_finish(" + Acc +
+         " acc" + scalarParams() + ")");
+  W.open("");
+  W.line("return " + Finish + ";");
+  W.close();
+  W.line("");
+}
+
+// --- 4. Kernels ------------------------------------------------------------------
+
+void Emitter::kernelSetup(const KernelPlan &K) {
+  int64_t D = K.Degree;
+  if (!P.SharedRows.empty()) {
+    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
+    W.line("// Zero both shared buffers once: the pads around the block stay "
+           "zero.");
+    std::string Tid = N == 2 ? "(int)threadIdx.x"
+                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
+    W.line("for (int cell = " + Tid +
+           "; cell < 2 * AN5D_SM_BUFFER; cell += AN5D_THREADS)");
+    W.indent();
+    W.line("smem[cell] = " + zero() + ";");
+    W.dedent();
+    W.line("__syncthreads();");
+    W.line(Elem + " *const sm_buffer0 = smem;");
+    W.line(Elem + " *const sm_buffer1 = smem + AN5D_SM_BUFFER;");
+  } else {
+    W.line("// Every read is in this thread's own column: no shared memory.");
+  }
+  std::string Plane = "(long)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Plane += " * " + Ext[Dm];
+  W.line("const long plane = " + Plane + ";");
+  W.line("const " + Elem + " *in = grid + in_plane * plane;");
+  W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
+  W.line("// This thread's cell: the block's output tile starts at tile_*, "
+         "after a halo of");
+  W.line("// " + str(D) + " * reach threads on each side (they compute "
+         "values that are never stored).");
+  std::vector<std::string> Thread = {"", N == 2 ? "threadIdx.x" : "threadIdx.y",
+                                     "threadIdx.x"};
+  std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
+                                       "blockIdx.x"};
+  std::string Col, Interior, Stores;
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    int64_t TileW = K.Tile[Dm - 1];
+    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (int)" +
+           BlockIdx[Dm] + " * " + str(TileW) + ";");
+    W.line("const int " + It[Dm] + " = " +
+           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + (int)" + Thread[Dm] +
+           ";");
+    Interior += std::string(Interior.empty() ? "" : " && ") + It[Dm] +
+                " >= " + First[Dm] + " && " + It[Dm] + " <= " + Last[Dm];
+    Stores += " && " + It[Dm] + " >= tile_" + It[Dm] + " && " + It[Dm] +
+              " < tile_" + It[Dm] + " + " + str(TileW);
+  }
+  if (N == 2)
+    Col = plus("(int)threadIdx.x", P.Lo[1]);
+  else
+    Col = plus("((int)threadIdx.y + " + str(P.Lo[1]) + ") * AN5D_SM_WIDTH + "
+               "(int)threadIdx.x", P.Lo[2]);
+  W.line("const int col = " + Col + "; // in the padded shared plane");
+  W.line("const bool cell_interior = " + Interior + ";");
+  W.line("const bool cell_stores = cell_interior" + Stores + ";");
+  std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
+  W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
+         "; level 0 streams from");
+  W.line("// row_first - " + str(D * P.Lo[0]) + " to row_last + " +
+         str(D * P.Hi[0]) + ", level L lags " + str(P.Hi[0]) +
+         " * L rows behind it.");
+  W.line("const int row_first = " + First[0] + " + (int)" + SB +
+         " * AN5D_STREAM_BLOCK;");
+  W.line("const int row_last = row_first + AN5D_STREAM_BLOCK - 1 < " +
+         Last[0] + " ? row_first + AN5D_STREAM_BLOCK - 1 : " + Last[0] + ";");
+  W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
+  if (P.Kernel == KernelKind::Assoc) {
+    W.line("// acc_L_S: partial sum of level L for the row in slot S (the "
+           "row whose own row");
+    W.line("// arrives in unrolled phase q sits in slot q % " + str(P.Ring) +
+           "); incoming: the row a level receives.");
+    for (int64_t L = 1; L <= D; ++L) {
+      std::string Decl = accType();
+      for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
+        Decl += std::string(Sl ? "," : "") + " " + accName(L, Sl) + " = " +
+                zero();
+      W.line(Decl + ";");
+    }
+    W.line(Elem + " incoming;");
+  } else {
+    W.line("// reg_L_S: level L (L steps after the launch's input) of the "
+           "row in ring slot S;");
+    W.line("// the row loaded in unrolled phase q goes to slot q % " +
+           str(P.Ring) + " at every level.");
+    for (int64_t L = 0; L < D; ++L) {
+      std::string Decl = Elem;
+      for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
+        Decl += std::string(Sl ? "," : "") + " " + reg(L, Sl) + " = " +
+                zero();
+      W.line(Decl + ";");
+    }
+  }
+  W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
+         "; // the row level 0 loads");
+}
+
+std::string Emitter::levelValue(int64_t Level, const std::string &Row,
+                                const std::string &Value) const {
+  std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
+  std::string Cells, Exts;
+  for (unsigned Dm = 0; Dm < N; ++Dm) {
+    Cells += ", " + (Dm == 0 ? Row : It[Dm]);
+    Exts += ", " + Ext[Dm];
+  }
+  return interiorTest(Row) + " ? " + Value + " : an5d_boundary(grid, " +
+         Plane + ", plane" + Cells + Exts + ")";
+}
+
+/// Shared buffer a level of an unrolled phase uses: buffers alternate per
+/// level and row so that one __syncthreads per level separates a buffer's
+/// reads from its next writes.
+static std::string bufferName(const KernelPlan &K, int64_t Phase,
+                              int64_t Level) {
+  int64_t Sub = Phase * K.Degree + (Level - 1);
+  return (Sub % 2) ? "sm_buffer1" : "sm_buffer0";
+}
+
+void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
+  int64_t D = K.Degree;
+  std::string Row = plus(It[0], -Level * P.Hi[0]);
+  W.line("// level " + str(Level) + " of row " + Row);
+  W.open("");
+  std::string Buf = bufferName(K, Phase, Level);
+  if (!P.SharedRows.empty()) {
+    std::string Rows;
+    for (int64_t O : P.SharedRows)
+      Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
+    W.line("// share level " + str(Level - 1) + " of row" +
+           (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
+           " with the other columns");
+    for (size_t R = 0; R < P.SharedRows.size(); ++R) {
+      std::string Idx = R == 0 ? "col"
+                               : (R == 1 ? std::string("")
+                                         : str(R) + " * ") +
+                                     "AN5D_SM_PLANE + col";
+      W.line(Buf + "[" + Idx + "] = " +
+             reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
+    }
+    W.line("__syncthreads();");
+  }
+  std::string Args = (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", col";
+  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
+    Args += ", " + reg(Level - 1, slotOf(Phase, O));
+  Args += scalarArgs();
+  W.line("const " + Elem + " value = an5d_update(" + Args + ");");
+  if (Level == D) {
+    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
+           " <= row_last)");
+    W.indent();
+    W.line("out[" + globalIndex(Row) + "] = value;");
+    W.dedent();
+  } else {
+    W.line(reg(Level, mod(Phase, P.Ring)) + " = " +
+           levelValue(Level, Row, "value") + ";");
+  }
+  W.close();
+}
+
+void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
+  int64_t D = K.Degree;
+  const AssociativeForm &F = *A.Associative;
+  std::vector<int64_t> Planes = termPlanes(F);
+  std::string Arrives = plus(It[0], -(Level - 1) * P.Hi[0]);
+  std::string Row = plus(It[0], -Level * P.Hi[0]);
+  W.line("// level " + str(Level) + ": row " + Arrives + " of level " +
+         str(Level - 1) + " arrives; row " + Row + " completes");
+  W.open("");
+  std::string Buf = bufferName(K, Phase, Level);
+  std::vector<std::vector<int64_t>> Nb = neighbourOffsets(A, nullptr);
+  if (!P.SharedRows.empty()) {
+    W.line(Buf + "[col] = incoming;");
+    W.line("__syncthreads();");
+    for (const std::vector<int64_t> &O : Nb)
+      W.line("const " + Elem + " " + neighbourName(O) + " = AN5D_SM(" + Buf +
+             ", " + sharedIndex(0, O) + ");");
+  }
+  for (int64_t Pl : Planes) {
+    std::string Args = accName(Level, mod(Phase - Pl, P.Ring)) + ", incoming";
+    for (const std::vector<int64_t> &O : neighbourOffsets(A, &Pl))
+      Args += ", " + neighbourName(O);
+    W.line("an5d_add_" + offsetName(Pl) + "(" + Args + scalarArgs() +
+           "); // row " + plus(Arrives, -Pl));
+  }
+  std::string Value = "an5d_finish(" +
+                      accName(Level, mod(Phase - Planes.back(), P.Ring)) +
+                      scalarArgs() + ")";
+  if (Level == D) {
+    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
+           " <= row_last)");
+    W.indent();
+    W.line("out[" + globalIndex(Row) + "] = " + Value + ";");
+    W.dedent();
+  } else {
+    W.line("incoming = " + levelValue(Level, Row, Value) + ";");
+  }
+  W.close();
+}
+
+std::string Emitter::launchBounds() const {
+  return P.MinBlocks ? "__launch_bounds__(AN5D_THREADS, AN5D_MIN_BLOCKS)"
+                     : "__launch_bounds__(AN5D_THREADS)";
+}
+
+void Emitter::kernel(const KernelPlan &K) {
+  int64_t D = K.Degree;
+  W.line("// Degree " + str(D) + ": advances " + str(D) + " time step" +
+         (D == 1 ? "" : "s") + " per launch, reading interior cells from "
+         "plane in_plane");
+  W.line("// of grid and writing level " + str(D) +
+         " to the other plane; level L's boundary cells come from plane");
+  W.line("// bnd_plane ^ (L % 2), the plane that step L of the launch reads "
+         "in the C loop.");
+  W.line("__global__ void " + launchBounds() + " an5d_kernel_deg" +
+         str(D) + "(" + Elem + " *grid, int in_plane, int bnd_plane" +
+         gridParams() + scalarParams() + ")");
+  W.open("");
+  kernelSetup(K);
+  W.open("for (;;)");
+  for (int64_t Q = 0; Q < K.Unroll; ++Q) {
+    W.line("// ---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
+           " (ring slot " + str(mod(Q, P.Ring)) + ") ----");
+    W.line("if (" + It[0] + " > stream_last)");
+    W.indent();
+    W.line("break;");
+    W.dedent();
+    W.line("// level 0 of row " + It[0]);
+    std::string Cells, Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm) {
+      Cells += ", " + It[Dm];
+      Exts += ", " + Ext[Dm];
+    }
+    std::string Load = interiorTest(It[0]) + " ? in[" + globalIndex(It[0]) +
+                       "] : an5d_boundary(grid, bnd_plane, plane" + Cells +
+                       Exts + ")";
+    bool Assoc = P.Kernel == KernelKind::Assoc;
+    W.line((Assoc ? std::string("incoming") : reg(0, mod(Q, P.Ring))) +
+           " = " + Load + ";");
+    for (int64_t L = 1; L <= D; ++L) {
+      if (Assoc)
+        assocStep(K, Q, L);
+      else
+        levelStep(K, Q, L);
+    }
+    W.line("++" + It[0] + ";");
+  }
+  W.close();
+  W.close();
+  W.line("");
+}
+
