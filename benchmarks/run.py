@@ -1,31 +1,47 @@
 #!/usr/bin/env python3
 """The an5dc benchmark runner: the Table-3 stencils of the AN5D paper.
 
-Two halves, because an5dc runs where it is built and the GPU is elsewhere:
+One command on a machine with a GPU and an5dc built (build/bin/an5dc):
+
+  run.py all --out DIR [generate and measure options]
+      generate, measure and plot: DIR/results.csv and DIR/results.png.
+
+Or in two halves, when an5dc is built on one machine and the GPU is on
+another (the files of DIR travel between them):
 
   run.py generate --out DIR [--stencils a,b] [--precisions float,double]
+                  [--scheme n5d,naive] [--opt auto,star,assoc,none]
                   [--bT 4,8] [--bS 128,256 | --bS 32x32,64x16] [--sl 128,256]
-                  [--scheme n5d,naive]
-      writes DIR/<config>.cu for every combination, plus DIR/configs.csv.
+                  [--min-blocks 0,2] [--prefetch 2]
+      writes DIR/<config>.cu for every combination (those an5dc refuses,
+      e.g. --opt=star on a box stencil, are listed and skipped), plus
+      DIR/configs.csv.
 
   run.py measure --dir DIR --csv OUT.csv [--size2d 16384] [--size3d 512]
                  [--steps 1000] [--repeat 5] [--maxrreg 0,64] [--check]
                  [--hardware benchmarks/devices.csv] [--device H200] [--resume]
       on a machine with a GPU: builds every file with nvcc -O3 -arch=sm_90
-      (once per register limit), checks it against the CPU reference on a
-      small grid first (-DAN5D_VERIFY), then runs it: one warm-up run and the
-      mean of REPEAT runs of kernel time only (the generated program prints it
-      when AN5D_TIMING=1). Writes one CSV row per run.
+      (once per register limit, in parallel), checks it against the CPU
+      reference on a small grid first (--check: -DAN5D_VERIFY, 200^2 or 40^3,
+      23 steps), then runs it once with AN5D_TIMING=REPEAT: one warm-up and
+      the mean of REPEAT runs of kernel time only, each from the same initial
+      data. Writes one CSV row per configuration.
 
   run.py plot --csv OUT.csv --png OUT.png
       bar chart of GFLOP/s, naive vs N.5D (best configuration) per stencil.
 
-FLOP counts are Table 3's. The roofline bound of a configuration is
+  run.py table --csv OUT.csv
+      Markdown table of the best configuration per stencil and precision,
+      its speedup over naive and the geometric means.
+
+The paper's protocol (section 6.1) is the default: 16384^2 or 512^3 cells,
+1000 steps, a warm-up, the mean of 5 runs, kernel time only. FLOP counts are
+Table 3's. The roofline bound of a configuration is
 min(peak FLOP/s, FLOP per cell * bT / (2 * bytes per cell) * memory bandwidth):
 a launch of degree bT reads and writes each cell once.
 """
-import argparse, csv, itertools, os, re, subprocess, sys, time
-from concurrent.futures import ThreadPoolExecutor
+import argparse, csv, itertools, math, os, re, subprocess, sys, time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -54,35 +70,55 @@ def split(s):
 
 # --- generate --------------------------------------------------------------
 
+CONFIG_FIELDS = ["config", "stencil", "precision", "scheme", "opt", "bT", "bS",
+                 "hSN", "min_blocks", "prefetch"]
+
 def generate(a):
     an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
     os.makedirs(a.out, exist_ok=True)
-    rows = []
+    todo = []
     for name in split(a.stencils) or STENCILS:
         d = dims_of(name)
         bss = split(a.bS) or (["128"] if d == 2 else ["32x32"])
+        if d == 3:
+            bss = [b for b in bss if "x" in b] or ["32x32"]
+        else:
+            bss = [b for b in bss if "x" not in b] or ["128"]
         for prec, scheme in itertools.product(split(a.precisions), split(a.scheme)):
-            combos = [("1", "na", "na")] if scheme == "naive" else \
-                itertools.product(split(a.bT), bss, split(a.sl))
-            for bt, bs, sl in combos:
-                cfg = f"{name}.{prec}.{scheme}.bT{bt}.bS{bs}.sl{sl}"
+            if scheme == "naive":
+                combos = [("na", "1", "na", "na", mb, "na") for mb in split(a.min_blocks)[:1]]
+            else:
+                combos = itertools.product(split(a.opt), split(a.bT), bss, split(a.sl),
+                                           split(a.min_blocks), split(a.prefetch))
+            for opt, bt, bs, sl, mb, pf in combos:
+                cfg = (f"{name}.{prec}.naive" if scheme == "naive" else
+                       f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}")
                 path = os.path.join(a.out, cfg + ".cu")
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o", path]
                 if scheme == "naive":
                     cmd += ["--scheme=naive"]
                 else:
-                    cmd += ["-bT", bt, "-bS", bs.replace("x", ","), "--sl", sl]
+                    cmd += ["--opt=" + opt, "-bT", bt, "-bS", bs.replace("x", ","),
+                            "--sl", sl, "--prefetch", pf]
+                    if mb != "0":
+                        cmd += ["--min-blocks", mb]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                if r.returncode != 0:
-                    print(f"skip {cfg}: {r.stderr.strip().splitlines()[-1] if r.stderr else 'failed'}")
-                    continue
-                rows.append(dict(config=cfg, stencil=name, precision=prec,
-                                 scheme=scheme, bT=bt, bS=bs, hSN=sl))
+                todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
+                                       scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
+                                       min_blocks=mb, prefetch=pf)))
+    def run_an5dc(job):
+        cmd, row = job
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            why = r.stderr.strip().splitlines()[0] if r.stderr else "failed"
+            print(f"skip {row['config']}: {why}")
+            return None
+        return row
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        rows = [r for r in pool.map(run_an5dc, todo) if r]
     with open(os.path.join(a.out, "configs.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["config", "stencil", "precision",
-                                          "scheme", "bT", "bS", "hSN"])
+        w = csv.DictWriter(f, fieldnames=CONFIG_FIELDS)
         w.writeheader()
         w.writerows(rows)
     print(f"generated {len(rows)} configurations in {a.out}")
@@ -120,14 +156,16 @@ def measure(a):
     hw = hardware(a.hardware, a.device)
     with open(os.path.join(a.dir, "configs.csv")) as f:
         configs = list(csv.DictReader(f))
-    fields = ["stencil", "precision", "scheme", "bT", "bS", "hSN", "maxrreg",
+    fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN",
+              "min_blocks", "prefetch", "maxrreg",
               "registers", "spills", "check", "ms", "GFLOP/s", "GCells/s",
               "roofline_GFLOP/s", "fraction_of_roofline"]
     done = set()
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
-            done = {(r["stencil"], r["precision"], r["scheme"], r["bT"], r["bS"],
-                     r["hSN"], r["maxrreg"]) for r in csv.DictReader(f)}
+            done = {(r["stencil"], r["precision"], r["scheme"], r["opt"], r["bT"],
+                     r["bS"], r["hSN"], r["min_blocks"], r["prefetch"], r["maxrreg"])
+                    for r in csv.DictReader(f)}
     new = not (a.resume and os.path.exists(a.csv))
     out = open(a.csv, "a" if not new else "w", newline="")
     w = csv.DictWriter(out, fieldnames=fields)
@@ -140,7 +178,8 @@ def measure(a):
         if a.stencils and c["stencil"] not in split(a.stencils):
             continue
         for rr in [int(x) for x in split(a.maxrreg)]:
-            key = (c["stencil"], c["precision"], c["scheme"], c["bT"], c["bS"], c["hSN"], str(rr))
+            key = (c["stencil"], c["precision"], c["scheme"], c["opt"], c["bT"],
+                   c["bS"], c["hSN"], c["min_blocks"], c["prefetch"], str(rr))
             if key not in done:
                 jobs.append((c, rr))
     def build_job(job):
@@ -150,13 +189,16 @@ def measure(a):
         ok, regs, spills, log = build(cu, exe, rr, False)
         okv = (not a.check) or build(cu, exe + ".verify", rr, True)[0]
         return job, exe, ok and okv, regs, spills, log
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
-        built = list(pool.map(build_job, jobs))
-    env = dict(os.environ, AN5D_TIMING="1")
-    for (c, rr), exe, ok, regs, spills, log in built:
+    env = dict(os.environ, AN5D_TIMING=str(max(a.repeat, 1)))
+    # Runs start as builds finish: compiling (CPU) overlaps the timed runs
+    # (GPU), which time kernels only.
+    pool = ThreadPoolExecutor(max_workers=max((os.cpu_count() or 4) - 1, 1))
+    for fut in as_completed([pool.submit(build_job, j) for j in jobs]):
+        (c, rr), exe, ok, regs, spills, log = fut.result()
         name, d = c["stencil"], dims_of(c["stencil"])
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
-                   bT=c["bT"], bS=c["bS"], hSN=c["hSN"], maxrreg=rr,
+                   opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
+                   min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
                    registers=regs, spills=spills)
         if not ok:
             row["check"] = "build-failed"
@@ -171,8 +213,7 @@ def measure(a):
             r = subprocess.run([exe + ".verify"] + small, capture_output=True, text=True)
             check = "pass" if r.returncode == 0 else "FAIL"
         try:
-            kernel_ms(exe, args, env)  # warm-up
-            ms = sum(kernel_ms(exe, args, env) for _ in range(a.repeat)) / a.repeat
+            ms = kernel_ms(exe, args, env)  # a warm-up, then the mean of REPEAT
         except RuntimeError as e:
             row["check"] = check + "/run-failed"
             w.writerow(row); out.flush()
@@ -189,7 +230,8 @@ def measure(a):
             "GFLOP/s": f"{gflops:.1f}", "GCells/s": f"{cells * a.steps / (ms * 1e-3) / 1e9:.2f}",
             "roofline_GFLOP/s": f"{roof:.0f}", "fraction_of_roofline": f"{gflops / roof:.3f}"})
         w.writerow(row); out.flush()
-        print(f"{c['config']} r{rr}: {gflops:.0f} GFLOP/s ({gflops / roof:.0%} of roofline) regs {regs} spills {spills} check {check}")
+        print(f"{c['config']} r{rr}: {gflops:.0f} GFLOP/s ({gflops / roof:.0%} of roofline) regs {regs} spills {spills} check {check}", flush=True)
+    pool.shutdown()
     out.close()
 
 # --- plot ------------------------------------------------------------------
@@ -218,27 +260,85 @@ def plot(a):
     fig.tight_layout(); fig.savefig(a.png, dpi=100)
     print(f"wrote {a.png}")
 
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+def best_rows(path):
+    """Best measured N.5D row and naive row per (stencil, precision)."""
+    best = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if not r.get("GFLOP/s"):
+                continue
+            kind = "naive" if r["scheme"] == "naive" else "n5d"
+            key = (r["stencil"], r["precision"], kind)
+            if key not in best or float(r["GFLOP/s"]) > float(best[key]["GFLOP/s"]):
+                best[key] = r
+    return best
+
+def table(a):
+    best = best_rows(a.csv)
+    for prec in sorted({k[1] for k in best}):
+        print(f"\n{prec}\n")
+        print("| stencil | opt | bT | bS | hSN | min blocks | registers | spills | "
+              "GFLOP/s | fraction of roofline | naive GFLOP/s | speedup |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        n5d, speed = [], []
+        for name in sorted({k[0] for k in best if k[1] == prec}):
+            r, nv = best.get((name, prec, "n5d")), best.get((name, prec, "naive"))
+            g = float(r["GFLOP/s"]) if r else 0.0
+            ng = float(nv["GFLOP/s"]) if nv else 0.0
+            n5d.append(g)
+            if g and ng:
+                speed.append(g / ng)
+            cols = [r[k] for k in ("opt", "bT", "bS", "hSN", "min_blocks",
+                                   "registers", "spills", "GFLOP/s",
+                                   "fraction_of_roofline")] if r else [""] * 9
+            print(f"| {name} | " + " | ".join(cols) +
+                  f" | {ng:.0f} | " + (f"{g / ng:.2f}x |" if g and ng else " |"))
+        print(f"\ngeomean {prec}: N.5D {geomean(n5d):.0f} GFLOP/s, "
+              f"speedup over naive {geomean(speed):.2f}x (min "
+              f"{min(speed, default=0):.2f}x)")
+
+def run_all(a):
+    generate(a)
+    a.dir = a.out
+    a.csv = os.path.join(a.out, "results.csv")
+    measure(a)
+    a.png = os.path.join(a.out, "results.png")
+    plot(a)
+    table(a)
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    g = sub.add_parser("generate")
-    g.add_argument("--out", required=True); g.add_argument("--an5dc")
-    g.add_argument("--stencils", default=""); g.add_argument("--precisions", default="float,double")
-    g.add_argument("--bT", default="4"); g.add_argument("--bS", default="")
-    g.add_argument("--sl", default="128"); g.add_argument("--scheme", default="n5d")
+    def gen_args(g):
+        g.add_argument("--out", required=True); g.add_argument("--an5dc")
+        g.add_argument("--stencils", default=""); g.add_argument("--precisions", default="float,double")
+        g.add_argument("--scheme", default="n5d,naive"); g.add_argument("--opt", default="auto")
+        g.add_argument("--bT", default="4"); g.add_argument("--bS", default="")
+        g.add_argument("--sl", default="128"); g.add_argument("--min-blocks", default="0")
+        g.add_argument("--prefetch", default="2")
+    def measure_args(m):
+        m.add_argument("--size2d", type=int, default=16384); m.add_argument("--size3d", type=int, default=512)
+        m.add_argument("--steps", type=int, default=1000); m.add_argument("--repeat", type=int, default=5)
+        m.add_argument("--maxrreg", default="0"); m.add_argument("--check", action="store_true")
+        m.add_argument("--hardware", default=os.path.join(HERE, "devices.csv"))
+        m.add_argument("--device", default="H200"); m.add_argument("--resume", action="store_true")
+    g = sub.add_parser("generate"); gen_args(g)
     m = sub.add_parser("measure")
     m.add_argument("--dir", required=True); m.add_argument("--csv", required=True)
-    m.add_argument("--stencils", default="")
-    m.add_argument("--size2d", type=int, default=16384); m.add_argument("--size3d", type=int, default=512)
-    m.add_argument("--steps", type=int, default=1000); m.add_argument("--repeat", type=int, default=5)
-    m.add_argument("--maxrreg", default="0"); m.add_argument("--check", action="store_true")
-    m.add_argument("--hardware", default=os.path.join(HERE, "devices.csv"))
-    m.add_argument("--device", default="H200"); m.add_argument("--resume", action="store_true")
+    m.add_argument("--stencils", default=""); measure_args(m)
     p = sub.add_parser("plot")
     p.add_argument("--csv", required=True); p.add_argument("--png", required=True)
     p.add_argument("--title", default="")
+    t = sub.add_parser("table"); t.add_argument("--csv", required=True)
+    al = sub.add_parser("all"); gen_args(al); measure_args(al)
+    al.add_argument("--title", default="")
     a = ap.parse_args()
-    {"generate": generate, "measure": measure, "plot": plot}[a.cmd](a)
+    {"generate": generate, "measure": measure, "plot": plot, "table": table,
+     "all": run_all}[a.cmd](a)
 
 if __name__ == "__main__":
     main()

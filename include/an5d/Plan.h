@@ -45,6 +45,8 @@ struct PlanOptions {
   int64_t MinBlocks = 0;
   /// Let nvcc vectorize shared-memory reads (--sm-vec).
   bool SmVec = false;
+  /// Rows level 0 is read ahead of its use (--prefetch), 0 to 4.
+  int64_t Prefetch = 2;
   int64_t BT = 4;            // degree of temporal blocking (-bT)
   /// -bS as given: X[,Y], X along the innermost (contiguous) dimension.
   /// Empty: the default (128 in 2D, 32x32 in 3D).
@@ -69,6 +71,7 @@ struct Plan {
   KernelKind Kernel = KernelKind::None;
   int64_t MinBlocks = 0;
   bool SmVec = false;
+  int64_t Prefetch = 2;
   unsigned Dims = 2;
   ElemType Elem = ElemType::Float;
   int64_t BT = 4;

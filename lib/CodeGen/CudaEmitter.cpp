@@ -46,7 +46,12 @@ bool Emitter::reserved(const std::string &Name) {
          Name.rfind("own_", 0) == 0 || Name.rfind("ext_", 0) == 0 ||
          Name.rfind("tile_", 0) == 0 || Name.rfind("cols_", 0) == 0 ||
          Name.rfind("it_", 0) == 0 || Name.rfind("acc_", 0) == 0 ||
-         Name.rfind("nb_", 0) == 0 || Name == "incoming" || Name == "own";
+         Name.rfind("nb_", 0) == 0 || Name.rfind("ahead_", 0) == 0 ||
+         Name == "incoming" || Name == "own" || Name == "row_stride" ||
+         Name == "row_span" || Name == "store_span" || Name == "in_next" ||
+         Name == "out_next" || Name == "block_interior" || Name == "initial" || Name == "runs" ||
+         Name == "run" || Name == "repeats" || Name == "total_ms" ||
+         Name == "timing" || Name == "ms";
 }
 
 /// Kernel parameters keep the user's scalar names unless one collides with
@@ -106,9 +111,10 @@ std::string Emitter::globalIndex(const std::string &Row) const {
          " + " + It[2];
 }
 
+/// Row inside the interior: one unsigned compare against row_span.
 std::string Emitter::interiorTest(const std::string &Row) const {
-  return "cell_interior && " + Row + " >= " + First[0] + " && " + Row +
-         " <= " + Last[0];
+  return "cell_interior && (unsigned)(" + Row + " - " + First[0] +
+         ") <= row_span";
 }
 
 // --- 1. Header ---------------------------------------------------------------
@@ -320,8 +326,11 @@ void Emitter::boundaryHelper() {
   W.line("// A cell that is not computed: inside the array it keeps the "
          "boundary value of");
   W.line("// plane `plane_index`, outside the array it is 0 and is never "
-         "loaded.");
-  W.line("__device__ __forceinline__ " + Elem + " an5d_boundary(" + Params +
+         "loaded. Not inlined:");
+  W.line("// only threads on the boundary call it, and inlined its address "
+         "arithmetic would be");
+  W.line("// hoisted into every thread's path.");
+  W.line("__device__ __noinline__ " + Elem + " an5d_boundary(" + Params +
          ")");
   W.open("");
   std::string In;
@@ -420,6 +429,39 @@ void Emitter::runFunction() {
   }
   if (P.Run == Scheme::N5D)
     launchSchedule();
+  std::string Args;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  Args += scalarArgs();
+  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time (CUDA "
+         "events around the");
+  W.line("// launches); AN5D_TIMING=R with R > 1 runs all steps R + 1 times "
+         "from the same initial");
+  W.line("// planes (a device copy), the first as a warm-up, and prints the "
+         "mean of the other R.");
+  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
+  W.line("const int repeats = timing != NULL && atoi(timing) > 0 ? "
+         "atoi(timing) : 0;");
+  W.line("const int runs = repeats > 1 ? repeats + 1 : 1;");
+  W.line(Elem + " *initial = NULL;");
+  W.open("if (runs > 1)");
+  W.line("AN5D_CHECK(cudaMalloc((void **)&initial, bytes));");
+  W.line("AN5D_CHECK(cudaMemcpy(initial, grid, bytes, "
+         "cudaMemcpyDeviceToDevice));");
+  W.close();
+  W.line("cudaEvent_t timing_start, timing_stop;");
+  W.open("if (repeats > 0)");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
+  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
+  W.close();
+  W.line("double total_ms = 0.0;");
+  W.open("for (int run = 0; run < runs; ++run)");
+  W.open("if (run > 0)");
+  W.line("AN5D_CHECK(cudaMemcpy(grid, initial, bytes, "
+         "cudaMemcpyDeviceToDevice));");
+  W.close();
   std::string Step = plus("step", P.WriteShift - 1);
   if (Step != "step")
     Step = "(" + Step + ")";
@@ -430,21 +472,7 @@ void Emitter::runFunction() {
   W.line(std::string(P.Run == Scheme::Naive ? "const " : "") +
          "long step = t_first;");
   W.line("int in_plane = " + Logical + ";");
-  std::string Args;
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + Ext[Dm];
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  Args += scalarArgs();
-  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time "
-         "(CUDA events around the launches).");
-  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
-  W.line("const int timed = timing != NULL && timing[0] != '\\0' && "
-         "timing[0] != '0';");
-  W.line("cudaEvent_t timing_start, timing_stop;");
-  W.open("if (timed)");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
+  W.open("if (repeats > 0)");
   W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
   W.close();
   if (P.Run == Scheme::Naive) {
@@ -460,17 +488,29 @@ void Emitter::runFunction() {
     W.line("in_plane ^= 1;");
     W.close();
   }
-  W.open("if (timed)");
+  W.open("if (repeats > 0)");
   W.line("float ms = 0.0f;");
   W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
   W.line("AN5D_CHECK(cudaEventSynchronize(timing_stop));");
   W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, timing_start, timing_stop));");
+  W.open("if (run > 0 || runs == 1)");
+  W.line("total_ms += ms;");
+  W.close();
+  W.close();
+  W.close();
+  W.open("if (repeats > 0)");
+  std::string Launches =
+      P.Run == Scheme::Naive ? "steps" : "full + tail_count";
   W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
-         "launches\\n\", ms, steps, " +
-         std::string(P.Run == Scheme::Naive ? "steps" : "full + tail_count") +
-         ");");
+         "launches\", total_ms / (runs > 1 ? repeats : 1), steps, " +
+         Launches + ");");
+  W.line("fprintf(stderr, runs > 1 ? \" (mean of %d runs after a "
+         "warm-up)\\n\" : \"\\n\", repeats);");
   W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
   W.line("AN5D_CHECK(cudaEventDestroy(timing_stop));");
+  W.close();
+  W.open("if (initial != NULL)");
+  W.line("AN5D_CHECK(cudaFree(initial));");
   W.close();
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
   W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");

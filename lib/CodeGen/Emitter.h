@@ -81,9 +81,19 @@ private:
   void kernelSetup(const KernelPlan &K);
   void levelStep(const KernelPlan &K, int64_t Phase, int64_t Level);
   void assocStep(const KernelPlan &K, int64_t Phase, int64_t Level);
+  /// The streaming loop of a kernel: unrolled rows, each loading level 0
+  /// and computing levels 1..D; with boundary tests while Checked.
+  void streamLoop(const KernelPlan &K);
+  /// True for a block none of whose cells (halo, head and read-ahead rows
+  /// included) is outside the interior.
+  std::string blockInteriorTest(const KernelPlan &K) const;
   void generalUpdateFunction();
   void assocFunctions();
   std::string launchBounds() const;
+  /// Level 0 of row Row: the input plane inside the interior, else the
+  /// boundary value.
+  std::string levelZeroLoad(const std::string &Row,
+                            const std::string &Cell) const;
   /// Index of the cell at offset O (spatial, streaming first; O[0] picks
   /// the row of the buffer) relative to `col` in a shared buffer.
   std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
@@ -132,6 +142,8 @@ private:
   std::string Fn;
   std::map<std::string, std::string> ScalarName;
   CodeWriter W;
+  /// While false, kernel code assumes every cell interior (no tests).
+  bool Checked = true;
 };
 
 } // namespace codegen

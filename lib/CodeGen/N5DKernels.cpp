@@ -291,10 +291,52 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   }
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row level 0 loads");
+  std::string Stride = "(long)" + Ext[1] + (N == 3 ? " * " + Ext[2] : "");
+  std::string Column = N == 2 ? It[1]
+                              : "(long)" + It[1] + " * " + Ext[2] + " + " +
+                                    It[2];
+  W.line("const long row_stride = " + Stride + ";");
+  W.line("const unsigned row_span = (unsigned)(" + Last[0] + " - " +
+         First[0] + ");");
+  W.line("const unsigned store_span = (unsigned)(row_last - row_first);");
+  W.line("// This column's cell in the next row level 0 reads and in the "
+         "next row level " + str(D) + " stores.");
+  W.line("const " + Elem + " *in_next = in + " + Column + " + (long)(" +
+         plus(It[0], P.Prefetch) + ") * row_stride;");
+  W.line(Elem + " *out_next = out + " + Column + " + (long)(" +
+         plus(It[0], -D * P.Hi[0]) + ") * row_stride;");
+  if (P.Prefetch > 0) {
+    W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
+           (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
+           "), so global-memory latency");
+    W.line("// overlaps the levels of the rows before.");
+    std::string Decl = Elem;
+    for (int64_t F = 0; F < P.Prefetch; ++F)
+      Decl += std::string(F ? "," : "") + " ahead_" + str(F) + " = " +
+              levelZeroLoad(plus(It[0], F), "in_next[-" +
+                                                str(P.Prefetch - F) +
+                                                " * row_stride]");
+    W.line(Decl + ";");
+  }
+}
+
+std::string Emitter::levelZeroLoad(const std::string &Row,
+                                   const std::string &Cell) const {
+  if (!Checked)
+    return Cell;
+  std::string Cells, Exts;
+  for (unsigned Dm = 0; Dm < N; ++Dm) {
+    Cells += ", " + (Dm == 0 ? Row : It[Dm]);
+    Exts += ", " + Ext[Dm];
+  }
+  return interiorTest(Row) + " ? " + Cell +
+         " : an5d_boundary(grid, bnd_plane, plane" + Cells + Exts + ")";
 }
 
 std::string Emitter::levelValue(int64_t Level, const std::string &Row,
                                 const std::string &Value) const {
+  if (!Checked)
+    return Value;
   std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
   std::string Cells, Exts;
   for (unsigned Dm = 0; Dm < N; ++Dm) {
@@ -343,10 +385,10 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   Args += scalarArgs();
   W.line("const " + Elem + " value = an5d_update(" + Args + ");");
   if (Level == D) {
-    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
-           " <= row_last)");
+    W.line("if (cell_stores && (unsigned)(" + Row +
+           " - row_first) <= store_span)");
     W.indent();
-    W.line("out[" + globalIndex(Row) + "] = value;");
+    W.line("*out_next = value;");
     W.dedent();
   } else {
     W.line(reg(Level, mod(Phase, P.Ring)) + " = " +
@@ -384,10 +426,10 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
                       accName(Level, mod(Phase - Planes.back(), P.Ring)) +
                       scalarArgs() + ")";
   if (Level == D) {
-    W.line("if (cell_stores && " + Row + " >= row_first && " + Row +
-           " <= row_last)");
+    W.line("if (cell_stores && (unsigned)(" + Row +
+           " - row_first) <= store_span)");
     W.indent();
-    W.line("out[" + globalIndex(Row) + "] = " + Value + ";");
+    W.line("*out_next = " + Value + ";");
     W.dedent();
   } else {
     W.line("incoming = " + levelValue(Level, Row, Value) + ";");
@@ -414,6 +456,38 @@ void Emitter::kernel(const KernelPlan &K) {
          gridParams() + scalarParams() + ")");
   W.open("");
   kernelSetup(K);
+  W.line("// Blocks whose streamed rows and columns, halo included, are all "
+         "interior run a copy of");
+  W.line("// the loop without boundary tests; blocks at the edges of the "
+         "array run the tested one.");
+  W.line("const bool block_interior = " + blockInteriorTest(K) + ";");
+  W.open("if (block_interior)");
+  Checked = false;
+  streamLoop(K);
+  Checked = true;
+  W.close();
+  W.open("else");
+  streamLoop(K);
+  W.close();
+  W.close();
+  W.line("");
+}
+
+std::string Emitter::blockInteriorTest(const KernelPlan &K) const {
+  int64_t D = K.Degree;
+  std::string T = plus("row_first", -D * P.Lo[0]) + " >= " + First[0] +
+                  " && " + plus("row_last", D * P.Hi[0] + P.Prefetch) +
+                  " <= " + Last[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
+    T += " && " + Lowest + " >= " + First[Dm] + " && " +
+         plus(Lowest, P.BS[Dm - 1] - 1) + " <= " + Last[Dm];
+  }
+  return T;
+}
+
+void Emitter::streamLoop(const KernelPlan &K) {
+  int64_t D = K.Degree;
   W.open("for (;;)");
   for (int64_t Q = 0; Q < K.Unroll; ++Q) {
     W.line("// ---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
@@ -423,17 +497,17 @@ void Emitter::kernel(const KernelPlan &K) {
     W.line("break;");
     W.dedent();
     W.line("// level 0 of row " + It[0]);
-    std::string Cells, Exts;
-    for (unsigned Dm = 0; Dm < N; ++Dm) {
-      Cells += ", " + It[Dm];
-      Exts += ", " + Ext[Dm];
-    }
-    std::string Load = interiorTest(It[0]) + " ? in[" + globalIndex(It[0]) +
-                       "] : an5d_boundary(grid, bnd_plane, plane" + Cells +
-                       Exts + ")";
     bool Assoc = P.Kernel == KernelKind::Assoc;
-    W.line((Assoc ? std::string("incoming") : reg(0, mod(Q, P.Ring))) +
-           " = " + Load + ";");
+    std::string Level0 = Assoc ? std::string("incoming") : reg(0, mod(Q, P.Ring));
+    if (P.Prefetch == 0) {
+      W.line(Level0 + " = " + levelZeroLoad(It[0], "*in_next") + ";");
+    } else {
+      W.line(Level0 + " = ahead_0;");
+      for (int64_t F = 1; F < P.Prefetch; ++F)
+        W.line("ahead_" + str(F - 1) + " = ahead_" + str(F) + ";");
+      W.line("ahead_" + str(P.Prefetch - 1) + " = " +
+             levelZeroLoad(plus(It[0], P.Prefetch), "*in_next") + ";");
+    }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)
         assocStep(K, Q, L);
@@ -441,9 +515,10 @@ void Emitter::kernel(const KernelPlan &K) {
         levelStep(K, Q, L);
     }
     W.line("++" + It[0] + ";");
+    W.line("in_next += row_stride;");
+    W.line("out_next += row_stride;");
   }
   W.close();
-  W.close();
-  W.line("");
 }
+
 

@@ -66,6 +66,23 @@ static std::string offsetText(const std::vector<int64_t> &O) {
   return T + "]";
 }
 
+/// "; use --opt=X (what --opt=auto picks) or --opt=Y": the kinds that
+/// apply, other than Refused.
+static std::string alternatives(const StencilAnalysis &A, KernelKind Refused) {
+  KernelKind Auto = autoKernel(A);
+  std::string Out;
+  for (KernelKind K : {KernelKind::Star, KernelKind::Assoc, KernelKind::None}) {
+    bool Applies = K == KernelKind::None ||
+                   (K == KernelKind::Star && A.DiagonalFree) ||
+                   (K == KernelKind::Assoc && A.Associative);
+    if (K == Refused || !Applies)
+      continue;
+    Out += std::string(Out.empty() ? "; use --opt=" : " or --opt=") +
+           kernelKindName(K) + (K == Auto ? " (what --opt=auto picks)" : "");
+  }
+  return Out;
+}
+
 std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
                                 KernelKind Kind, clang::SourceRange &Where) {
   if (Kind == KernelKind::Star && !A.DiagonalFree) {
@@ -79,7 +96,7 @@ std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
         return "--opt=star needs a diagonal-access-free stencil (rows above "
                "and below the cell read only in its own column), but this "
                "read is at offset " + offsetText(O) +
-               "; use --opt=auto, or --opt=assoc or --opt=none";
+               alternatives(A, Kind);
       }
     }
   }
@@ -92,8 +109,8 @@ std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
     Where = Bad ? Bad->Range : S.Update.Range;
     return "--opt=assoc needs an update that is a sum of terms each reading "
            "one row of the streaming dimension (optionally scaled by a "
-           "factor that reads no cell), but this term reads several rows; "
-           "use --opt=auto, or --opt=star or --opt=none";
+           "factor that reads no cell), but this term reads several rows" +
+           alternatives(A, Kind);
   }
   return "";
 }
@@ -136,6 +153,12 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   }
   if (P.Run == Scheme::Naive)
     return makeNaivePlan(Opts, P, Error);
+  if (Opts.Prefetch < 0 || Opts.Prefetch > 4) {
+    Error = "--prefetch " + std::to_string(Opts.Prefetch) +
+            " is out of range; level 0 can be read 0 to 4 rows ahead";
+    return false;
+  }
+  P.Prefetch = Opts.Prefetch;
   P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
   clang::SourceRange Ignored;
   Error = kernelRefusal(S, A, P.Kernel, Ignored);
@@ -271,6 +294,7 @@ void Plan::dump(llvm::raw_ostream &OS) const {
      << (MinBlocks ? "" : " (not set)") << "\n";
   OS << "  shared-memory reads: " << (SmVec ? "vectorizable" : "scalar")
      << "\n";
+  OS << "  level 0 read ahead: " << Prefetch << " rows\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
   OS << "  bT: " << BT << "\n";

@@ -82,6 +82,12 @@ cl::opt<bool> SmVec(
              "which usually need fewer registers)"),
     cl::init(false), cl::cat(Category));
 
+cl::opt<int> Prefetch(
+    "prefetch",
+    cl::desc("Rows the N.5D kernels read level 0 ahead of its use, to hide "
+             "global-memory latency (0 to 4, default 2)"),
+    cl::value_desc("N"), cl::init(2), cl::cat(Category));
+
 enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
@@ -323,6 +329,7 @@ int runPipeline(const FrontendOptions &Opts) {
   PO.Kernel = OptKernel;
   PO.MinBlocks = MinBlocks;
   PO.SmVec = SmVec;
+  PO.Prefetch = Prefetch;
   if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
     llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
                  << " is out of range; use 1 to 32 blocks per SM\n";
@@ -331,7 +338,8 @@ int runPipeline(const FrontendOptions &Opts) {
   if (PO.Run == Scheme::Naive) {
     const std::pair<const cl::Option *, const char *> NotNaive[] = {
         {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
-        {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"}};
+        {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"},
+        {&Prefetch, "--prefetch"}};
     for (const auto &[O, Name] : NotNaive)
       if (O->getNumOccurrences())
         llvm::errs() << "an5dc: warning: " << Name
