@@ -49,7 +49,7 @@ bool Emitter::reserved(const std::string &Name) {
          Name.rfind("nb_", 0) == 0 || Name.rfind("ahead_", 0) == 0 ||
          Name == "incoming" || Name == "own" || Name == "row_stride" ||
          Name == "row_span" || Name == "store_span" || Name == "in_next" ||
-         Name == "out_next" || Name == "block_interior" || Name == "initial" || Name == "runs" ||
+         Name == "out_next" || Name == "columns_interior" || Name == "rows_interior" || Name == "initial" || Name == "runs" ||
          Name == "run" || Name == "repeats" || Name == "total_ms" ||
          Name == "timing" || Name == "ms";
 }
@@ -113,8 +113,8 @@ std::string Emitter::globalIndex(const std::string &Row) const {
 
 /// Row inside the interior: one unsigned compare against row_span.
 std::string Emitter::interiorTest(const std::string &Row) const {
-  return "cell_interior && (unsigned)(" + Row + " - " + First[0] +
-         ") <= row_span";
+  std::string RowTest = "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
+  return Checks == Tests::Rows ? RowTest : "cell_interior && " + RowTest;
 }
 
 // --- 1. Header ---------------------------------------------------------------

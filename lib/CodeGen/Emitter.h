@@ -82,11 +82,13 @@ private:
   void levelStep(const KernelPlan &K, int64_t Phase, int64_t Level);
   void assocStep(const KernelPlan &K, int64_t Phase, int64_t Level);
   /// The streaming loop of a kernel: unrolled rows, each loading level 0
-  /// and computing levels 1..D; with boundary tests while Checked.
+  /// and computing levels 1..D, with the boundary tests Tests asks for.
   void streamLoop(const KernelPlan &K);
-  /// True for a block none of whose cells (halo, head and read-ahead rows
-  /// included) is outside the interior.
-  std::string blockInteriorTest(const KernelPlan &K) const;
+  /// True for a block all of whose columns (halo included) are interior.
+  std::string blockColumnsTest(const KernelPlan &K) const;
+  /// True for a block all of whose streamed rows (head and read-ahead rows
+  /// included) are interior.
+  std::string blockRowsTest(const KernelPlan &K) const;
   void generalUpdateFunction();
   void assocFunctions();
   std::string launchBounds() const;
@@ -142,8 +144,10 @@ private:
   std::string Fn;
   std::map<std::string, std::string> ScalarName;
   CodeWriter W;
-  /// While false, kernel code assumes every cell interior (no tests).
-  bool Checked = true;
+  /// Which boundary tests the kernel code being written makes: interior
+  /// blocks skip both, blocks with interior columns test rows only.
+  enum class Tests { Cells, Rows, None };
+  Tests Checks = Tests::Cells;
 };
 
 } // namespace codegen

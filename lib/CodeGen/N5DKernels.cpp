@@ -322,7 +322,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
 
 std::string Emitter::levelZeroLoad(const std::string &Row,
                                    const std::string &Cell) const {
-  if (!Checked)
+  if (Checks == Tests::None)
     return Cell;
   std::string Cells, Exts;
   for (unsigned Dm = 0; Dm < N; ++Dm) {
@@ -335,7 +335,7 @@ std::string Emitter::levelZeroLoad(const std::string &Row,
 
 std::string Emitter::levelValue(int64_t Level, const std::string &Row,
                                 const std::string &Value) const {
-  if (!Checked)
+  if (Checks == Tests::None)
     return Value;
   std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
   std::string Cells, Exts;
@@ -456,32 +456,43 @@ void Emitter::kernel(const KernelPlan &K) {
          gridParams() + scalarParams() + ")");
   W.open("");
   kernelSetup(K);
-  W.line("// Blocks whose streamed rows and columns, halo included, are all "
-         "interior run a copy of");
-  W.line("// the loop without boundary tests; blocks at the edges of the "
-         "array run the tested one.");
-  W.line("const bool block_interior = " + blockInteriorTest(K) + ";");
-  W.open("if (block_interior)");
-  Checked = false;
+  W.line("// Three copies of the streaming loop: blocks whose columns (halo "
+         "included) and streamed");
+  W.line("// rows are all interior make no boundary test, blocks with "
+         "interior columns test rows");
+  W.line("// only (a test uniform across the block), the others test every "
+         "cell.");
+  W.line("const bool columns_interior = " + blockColumnsTest(K) + ";");
+  W.line("const bool rows_interior = " + blockRowsTest(K) + ";");
+  W.open("if (columns_interior && rows_interior)");
+  Checks = Tests::None;
   streamLoop(K);
-  Checked = true;
+  W.close();
+  W.open("else if (columns_interior)");
+  Checks = Tests::Rows;
+  streamLoop(K);
   W.close();
   W.open("else");
+  Checks = Tests::Cells;
   streamLoop(K);
   W.close();
   W.close();
   W.line("");
 }
 
-std::string Emitter::blockInteriorTest(const KernelPlan &K) const {
+std::string Emitter::blockRowsTest(const KernelPlan &K) const {
   int64_t D = K.Degree;
-  std::string T = plus("row_first", -D * P.Lo[0]) + " >= " + First[0] +
-                  " && " + plus("row_last", D * P.Hi[0] + P.Prefetch) +
-                  " <= " + Last[0];
+  return plus("row_first", -D * P.Lo[0]) + " >= " + First[0] + " && " +
+         plus("row_last", D * P.Hi[0] + P.Prefetch) + " <= " + Last[0];
+}
+
+std::string Emitter::blockColumnsTest(const KernelPlan &K) const {
+  int64_t D = K.Degree;
+  std::string T;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
-    T += " && " + Lowest + " >= " + First[Dm] + " && " +
-         plus(Lowest, P.BS[Dm - 1] - 1) + " <= " + Last[Dm];
+    T += std::string(T.empty() ? "" : " && ") + Lowest + " >= " + First[Dm] +
+         " && " + plus(Lowest, P.BS[Dm - 1] - 1) + " <= " + Last[Dm];
   }
   return T;
 }

@@ -12,4 +12,4 @@ void run(int T, int n, int m, double (*A)[n][m]) {
 #pragma endscop
 }
 
-// CHECK: opt-assoc-nonlinear.c:11:53: error: --opt=assoc needs an update that is a sum of terms each reading one row of the streaming dimension (optionally scaled by a factor that reads no cell), but this term reads several rows; use --opt=none (what --opt=auto picks) [opt-not-applicable]
+// CHECK: opt-assoc-nonlinear.c:11:53: error: --opt=assoc needs an update that is a sum of terms each reading one row of the streaming dimension (optionally scaled by a factor that reads no cell), but this term reads several rows; use --opt=star (what --opt=auto picks) or --opt=none [opt-not-applicable]
