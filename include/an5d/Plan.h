@@ -45,8 +45,9 @@ struct PlanOptions {
   int64_t MinBlocks = 0;
   /// Let nvcc vectorize shared-memory reads (--sm-vec).
   bool SmVec = false;
-  /// Rows level 0 is read ahead of its use (--prefetch), 0 to 4.
-  int64_t Prefetch = 2;
+  /// Rows level 0 is read ahead of its use (--prefetch), 0 to
+  /// MaxPrefetch; -1: the default, 2.
+  int64_t Prefetch = -1;
   int64_t BT = 4;            // degree of temporal blocking (-bT)
   /// -bS as given: X[,Y], X along the innermost (contiguous) dimension.
   /// Empty: the default (128 in 2D, 32x32 in 3D).
@@ -103,6 +104,9 @@ struct Plan {
 constexpr int64_t MaxSharedBytes = 227 * 1024;
 /// Above this the host code must opt in with cudaFuncSetAttribute.
 constexpr int64_t DefaultSharedBytes = 48 * 1024;
+
+/// Most rows level 0 may be read ahead.
+constexpr int64_t MaxPrefetch = 8;
 
 /// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
 constexpr int64_t MaxThreadsPerSM = 2048;

@@ -153,12 +153,13 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   }
   if (P.Run == Scheme::Naive)
     return makeNaivePlan(Opts, P, Error);
-  if (Opts.Prefetch < 0 || Opts.Prefetch > 4) {
+  if (Opts.Prefetch < -1 || Opts.Prefetch > MaxPrefetch) {
     Error = "--prefetch " + std::to_string(Opts.Prefetch) +
-            " is out of range; level 0 can be read 0 to 4 rows ahead";
+            " is out of range; level 0 can be read 0 to " +
+            std::to_string(MaxPrefetch) + " rows ahead";
     return false;
   }
-  P.Prefetch = Opts.Prefetch;
+
   P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
   clang::SourceRange Ignored;
   Error = kernelRefusal(S, A, P.Kernel, Ignored);
@@ -171,6 +172,9 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   P.BT = Opts.BT;
+  // Two rows ahead: deeper read-ahead measured no faster on an H200, even
+  // at bT 1 in 3D (docs/performance.md), and costs a register per row.
+  P.Prefetch = Opts.Prefetch >= 0 ? Opts.Prefetch : 2;
   if (Opts.StreamBlock < 1) {
     Error = "--sl " + std::to_string(Opts.StreamBlock) +
             " is out of range; the stream block needs at least 1 row";

@@ -85,8 +85,8 @@ cl::opt<bool> SmVec(
 cl::opt<int> Prefetch(
     "prefetch",
     cl::desc("Rows the N.5D kernels read level 0 ahead of its use, to hide "
-             "global-memory latency (0 to 4, default 2)"),
-    cl::value_desc("N"), cl::init(2), cl::cat(Category));
+             "global-memory latency (0 to 8, default 2)"),
+    cl::value_desc("N"), cl::init(-1), cl::cat(Category));
 
 enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
 cl::opt<DumpStage> Dump(
@@ -329,6 +329,12 @@ int runPipeline(const FrontendOptions &Opts) {
   PO.Kernel = OptKernel;
   PO.MinBlocks = MinBlocks;
   PO.SmVec = SmVec;
+  if (Prefetch.getNumOccurrences() && Prefetch < 0) {
+    llvm::errs() << "an5dc: error: --prefetch " << Prefetch
+                 << " is out of range; level 0 can be read 0 to "
+                 << MaxPrefetch << " rows ahead\n";
+    return 1;
+  }
   PO.Prefetch = Prefetch;
   if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
     llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
