@@ -12,10 +12,12 @@ another (the files of DIR travel between them):
   run.py generate --out DIR [--stencils a,b] [--precisions float,double]
                   [--scheme n5d,naive] [--opt auto,star,assoc,none]
                   [--bT 4,8] [--bS 128,256 | --bS 32x32,64x16] [--sl 128,256]
-                  [--min-blocks 0,2] [--prefetch 2]
+                  [--min-blocks 0,2] [--prefetch 2] [--tuned FILE]
       writes DIR/<config>.cu for every combination (those an5dc refuses,
       e.g. --opt=star on a box stencil, are listed and skipped), plus
-      DIR/configs.csv.
+      DIR/configs.csv. --tuned FILE takes the N.5D parameters per stencil
+      and precision from FILE (benchmarks/tuned-h200.csv: the best of the
+      sweeps in docs/performance.md) instead of the sweep lists.
 
   run.py measure --dir DIR --csv OUT.csv [--size2d 16384] [--size3d 512]
                  [--steps 1000] [--repeat 5] [--maxrreg 0,64] [--check]
@@ -77,7 +79,9 @@ def generate(a):
     an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
     os.makedirs(a.out, exist_ok=True)
     todo = []
-    for name in split(a.stencils) or STENCILS:
+    if a.tuned:
+        todo = tuned_jobs(a, an5dc)
+    for name in ([] if a.tuned else split(a.stencils) or STENCILS):
         d = dims_of(name)
         bss = split(a.bS) or (["128"] if d == 2 else ["32x32"])
         if d == 3:
@@ -107,6 +111,17 @@ def generate(a):
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
                                        min_blocks=mb, prefetch=pf)))
+    if a.tuned and "naive" in split(a.scheme):
+        for name in sorted({j[1]["stencil"] for j in todo}):
+            for prec in sorted({j[1]["precision"] for j in todo if j[1]["stencil"] == name}):
+                cfg = f"{name}.{prec}.naive"
+                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                       os.path.join(a.out, cfg + ".cu"), "--scheme=naive"]
+                if prec == "double":
+                    cmd += ["--", "-DUSE_DOUBLE"]
+                todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
+                                       scheme="naive", opt="na", bT="1", bS="na",
+                                       hSN="na", min_blocks="0", prefetch="na")))
     def run_an5dc(job):
         cmd, row = job
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -122,6 +137,33 @@ def generate(a):
         w.writeheader()
         w.writerows(rows)
     print(f"generated {len(rows)} configurations in {a.out}")
+
+def tuned_jobs(a, an5dc):
+    """N.5D jobs for the rows of a tuned-parameter file (stencil, precision,
+    opt, bT, bS, hSN, min_blocks), restricted by --stencils/--precisions."""
+    jobs = []
+    want = set(split(a.stencils))
+    precs = set(split(a.precisions))
+    with open(a.tuned) as f:
+        for r in csv.DictReader(f):
+            if (want and r["stencil"] not in want) or r["precision"] not in precs:
+                continue
+            name, prec, mb = r["stencil"], r["precision"], r["min_blocks"]
+            cfg = (f"{name}.{prec}.{r['opt']}.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
+                   f".mb{mb}.pf{a.prefetch}")
+            cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                   os.path.join(a.out, cfg + ".cu"), "--opt=" + r["opt"],
+                   "-bT", r["bT"], "-bS", r["bS"].replace("x", ","),
+                   "--sl", r["hSN"], "--prefetch", a.prefetch]
+            if mb != "0":
+                cmd += ["--min-blocks", mb]
+            if prec == "double":
+                cmd += ["--", "-DUSE_DOUBLE"]
+            jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
+                                   scheme="n5d", opt=r["opt"], bT=r["bT"],
+                                   bS=r["bS"], hSN=r["hSN"], min_blocks=mb,
+                                   prefetch=a.prefetch)))
+    return jobs
 
 # --- measure ---------------------------------------------------------------
 
@@ -320,6 +362,9 @@ def main():
         g.add_argument("--bT", default="4"); g.add_argument("--bS", default="")
         g.add_argument("--sl", default="128"); g.add_argument("--min-blocks", default="0")
         g.add_argument("--prefetch", default="2")
+        g.add_argument("--tuned", default="",
+                       help="CSV of chosen parameters per stencil and precision "
+                            "(e.g. benchmarks/tuned-h200.csv) instead of sweeps")
     def measure_args(m):
         m.add_argument("--size2d", type=int, default=16384); m.add_argument("--size3d", type=int, default=512)
         m.add_argument("--steps", type=int, default=1000); m.add_argument("--repeat", type=int, default=5)
