@@ -178,6 +178,11 @@ void Emitter::header() {
          "many launches as steps modulo 2,");
   W.line("//   so both planes end as the C loop leaves them. Grid sizes and "
          "the step count are run-time values.");
+  headerFooter();
+}
+
+/// The last lines of the header comment: how to verify and build.
+void Emitter::headerFooter() {
   W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
          "nest on the CPU first and");
   W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "

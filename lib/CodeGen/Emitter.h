@@ -65,6 +65,7 @@ private:
   void updateFunction();
   void kernel(const KernelPlan &K);
   void naiveHeader();
+  void headerFooter();
   void naiveParameters();
   void launchSchedule();
   void minBlocksDefine();

@@ -29,13 +29,7 @@ void Emitter::naiveHeader() {
   W.line("//   blocks of " + Dims + " (" + str(P.Threads) +
          " threads), every read from global memory; the");
   W.line("//   baseline the N.5D scheme is measured against.");
-  W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
-         "nest on the CPU first and");
-  W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "
-         "for float, 1e-10 for double.");
-  W.line("// Build: nvcc -O3 -arch=sm_90 FILE.cu   or   an5dc-emucc FILE.cu -o "
-         "prog (CPU emulation)");
-  W.line("");
+  headerFooter();
 }
 
 void Emitter::naiveParameters() {

@@ -115,6 +115,21 @@ std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
   return "";
 }
 
+/// Sets P.MinBlocks; false with Error when that many blocks of P.Threads
+/// threads would not fit on an SM (Fix: what to make smaller).
+static bool setMinBlocks(const PlanOptions &Opts, const std::string &Fix,
+                         Plan &P, std::string &Error) {
+  P.MinBlocks = Opts.MinBlocks;
+  if (P.MinBlocks * P.Threads <= MaxThreadsPerSM)
+    return true;
+  Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
+          std::to_string(P.Threads) + "-thread blocks asks for " +
+          std::to_string(P.MinBlocks * P.Threads) +
+          " threads per SM; an SM holds at most " +
+          std::to_string(MaxThreadsPerSM) + ", use a smaller " + Fix;
+  return false;
+}
+
 /// Plans the naive scheme: a fixed block, no temporal blocking.
 static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
                           std::string &Error) {
@@ -124,16 +139,7 @@ static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
   P.Threads = 1;
   for (int64_t B : Block)
     P.Threads *= B;
-  P.MinBlocks = Opts.MinBlocks;
-  if (P.MinBlocks * P.Threads > MaxThreadsPerSM) {
-    Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
-            std::to_string(P.Threads) + "-thread blocks asks for " +
-            std::to_string(P.MinBlocks * P.Threads) +
-            " threads per SM; an SM holds at most " +
-            std::to_string(MaxThreadsPerSM) + ", use a smaller --min-blocks";
-    return false;
-  }
-  return true;
+  return setMinBlocks(Opts, "--min-blocks", P, Error);
 }
 
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
@@ -226,16 +232,8 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
 
-  P.MinBlocks = Opts.MinBlocks;
-  if (P.MinBlocks * P.Threads > MaxThreadsPerSM) {
-    Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
-            std::to_string(P.Threads) + "-thread blocks asks for " +
-            std::to_string(P.MinBlocks * P.Threads) +
-            " threads per SM; an SM holds at most " +
-            std::to_string(MaxThreadsPerSM) +
-            ", use a smaller --min-blocks or -bS";
+  if (!setMinBlocks(Opts, "--min-blocks or -bS", P, Error))
     return false;
-  }
 
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
   std::set<int64_t> Rows;
