@@ -5,7 +5,7 @@ that an5dc never crashes, hangs or asserts (exit status must be 0 or 1).
   scripts/fuzz.py --an5dc build/bin/an5dc --runs 500 --seed 1 [--dump stencil]
 
 Prints one line per failure and ends with "N passed, N failed"."""
-import argparse, glob, os, random, subprocess, sys, tempfile
+import argparse, glob, os, random, shlex, subprocess, sys, tempfile
 
 TOKENS = ["+", "-", "*", "/", "%", "&", "(", ")", "[", "]", "{", "}", ";", "=",
           "t", "i", "j", "k", "n", "0", "1", "2", "-1", "A", "for", "int",
@@ -43,6 +43,9 @@ def main():
     ap.add_argument("--dump", default="stencil",
                     help="stage to dump, or 'cuda' to generate code (-o)")
     ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--options", action="append", default=[],
+                    help="an5dc options for a run, e.g. '--opt=assoc -bT 2'; "
+                         "given several times, each run picks one at random")
     ap.add_argument("inputs", nargs="*")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -63,7 +66,8 @@ def main():
             try:
                 stage = (["-o", os.path.join(tmp, "fuzz.cu")] if a.dump == "cuda"
                          else ["--dump=" + a.dump])
-                r = subprocess.run([a.an5dc, path] + stage,
+                extra = shlex.split(rng.choice(a.options)) if a.options else []
+                r = subprocess.run([a.an5dc, path] + stage + extra,
                                    capture_output=True, timeout=a.timeout)
                 out = r.stderr.decode("latin-1")
                 bad = r.returncode not in (0, 1) or "Stack dump" in out or \
