@@ -111,6 +111,8 @@ def generate(a):
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
                                        min_blocks=mb, prefetch=pf)))
+    if a.model_top:
+        todo += model_jobs(a, an5dc)
     if a.tuned and "naive" in split(a.scheme):
         for name in sorted({j[1]["stencil"] for j in todo}):
             for prec in sorted({j[1]["precision"] for j in todo if j[1]["stencil"] == name}):
@@ -130,13 +132,50 @@ def generate(a):
             print(f"skip {row['config']}: {why}")
             return None
         return row
+    unique = {}
+    for job in todo:
+        unique.setdefault(job[1]["config"], job)
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        rows = [r for r in pool.map(run_an5dc, todo) if r]
+        rows = [r for r in pool.map(run_an5dc, unique.values()) if r]
     with open(os.path.join(a.out, "configs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CONFIG_FIELDS)
         w.writeheader()
         w.writerows(rows)
     print(f"generated {len(rows)} configurations in {a.out}")
+
+def model_ranking(an5dc, name, prec, gpu, size, extra=()):
+    """an5dc --model-csv rows for a benchmark at SIZE on GPU."""
+    d = dims_of(name)
+    cmd = [an5dc, os.path.join(HERE, name + ".c"), "--model-csv", "--gpu", gpu,
+           "--size", "x".join([str(size)] * d)] + list(extra)
+    if prec == "double":
+        cmd += ["--", "-DUSE_DOUBLE"]
+    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return list(csv.DictReader(r.stdout.splitlines()))
+
+def model_jobs(a, an5dc):
+    """N.5D jobs for the model's top --model-top configurations per stencil
+    and precision (for --gpu at the --size2d/--size3d grid)."""
+    jobs = []
+    for name in split(a.stencils) or STENCILS:
+        size = a.size2d if dims_of(name) == 2 else a.size3d
+        for prec in split(a.precisions):
+            ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
+                      if r["spills"] == "0"][:a.model_top]
+            for r in ranked:
+                cfg = (f"{name}.{prec}.auto.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
+                       f".mb0.pf{a.prefetch}")
+                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                       os.path.join(a.out, cfg + ".cu"), "-bT", r["bT"],
+                       "-bS", r["bS"].replace("x", ","), "--sl", r["hSN"],
+                       "--prefetch", a.prefetch]
+                if prec == "double":
+                    cmd += ["--", "-DUSE_DOUBLE"]
+                jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
+                                       scheme="n5d", opt="auto", bT=r["bT"],
+                                       bS=r["bS"], hSN=r["hSN"], min_blocks="0",
+                                       prefetch=a.prefetch)))
+    return jobs
 
 def tuned_jobs(a, an5dc):
     """N.5D jobs for the rows of a tuned-parameter file (stencil, precision,
@@ -343,6 +382,82 @@ def table(a):
               f"speedup over naive {geomean(speed):.2f}x (min "
               f"{min(speed, default=0):.2f}x)")
 
+def model_report(a):
+    """Predicted against measured: per stencil and precision, the model's
+    accuracy (measured / predicted GFLOP/s, geomean over the measured
+    configurations), the sweep's best, and the measured speed of the model's
+    top choice and of the best of its top 5 (ranked over the measured
+    configurations, and over the whole search space when those were
+    measured)."""
+    an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
+    measured = {}
+    with open(a.csv) as f:
+        for r in csv.DictReader(f):
+            if (r["scheme"] != "n5d" or r["opt"] != "auto" or not r.get("GFLOP/s")
+                    or r["min_blocks"] != "0" or r["maxrreg"] != "0"
+                    or r["prefetch"] != "2"):
+                continue
+            if split(a.precisions) and r["precision"] not in split(a.precisions):
+                continue
+            key = (r["stencil"], r["precision"])
+            measured.setdefault(key, {})[(r["bT"], r["bS"], r["hSN"])] = float(r["GFLOP/s"])
+    out_rows = []
+    print("| stencil | precision | sweep best (bT, bS, hSN) | GFLOP/s | model top 1 | "
+          "its GFLOP/s | best of top 5 | accuracy (measured/predicted) |")
+    print("|---|---|---|---|---|---|---|---|")
+    top1_ok = top5_ok = space1_ok = space5_ok = space_n = 0
+    accs = []
+    for (name, prec), runs in sorted(measured.items()):
+        size = a.size2d if dims_of(name) == 2 else a.size3d
+        cells = (size - 2 * radius_of(name)) ** dims_of(name)
+        ranking = model_ranking(an5dc, name, prec, a.gpu, size,
+                                ["--model-calibration", a.calibration] if a.calibration else [])
+        pred = {}
+        for r in ranking:
+            ms = float(r["ms_per_step"])
+            pred[(r["bT"], r["bS"], r["hSN"])] = (
+                flop_per_cell(name) * cells / (ms * 1e-3) / 1e9, r["spills"] == "1")
+        best_cfg = max(runs, key=runs.get)
+        best = runs[best_cfg]
+        ranked = sorted((c for c in runs if c in pred),
+                        key=lambda c: (pred[c][1], -pred[c][0]))
+        t1 = runs[ranked[0]] if ranked else 0.0
+        t5 = max((runs[c] for c in ranked[:5]), default=0.0)
+        top1_ok += t1 >= 0.9 * best
+        top5_ok += t5 >= 0.9 * best
+        ratio = [runs[c] / pred[c][0] for c in runs if c in pred]
+        acc = geomean(ratio)
+        accs.append(acc)
+        space = [(r["bT"], r["bS"], r["hSN"]) for r in ranking if r["spills"] == "0"][:5]
+        note = ""
+        if space and all(c in runs for c in space):
+            space_n += 1
+            space1_ok += runs[space[0]] >= 0.9 * best
+            space5_ok += max(runs[c] for c in space) >= 0.9 * best
+            note = " (whole space)"
+        fmt = lambda c: f"{c[0]}, {c[1]}, {c[2]}"
+        print(f"| {name} | {prec} | {fmt(best_cfg)} | {best:.0f} | "
+              f"{fmt(ranked[0]) if ranked else '-'} | {t1:.0f} ({t1 / best:.0%}) | "
+              f"{t5:.0f} ({t5 / best:.0%}){note} | {acc:.2f} |")
+        out_rows.append(dict(stencil=name, precision=prec, best=fmt(best_cfg),
+                             best_gflops=f"{best:.1f}",
+                             predicted_best=f"{pred.get(best_cfg, (0, 0))[0]:.1f}",
+                             top1=fmt(ranked[0]) if ranked else "",
+                             top1_gflops=f"{t1:.1f}", top5_gflops=f"{t5:.1f}",
+                             accuracy=f"{acc:.3f}", configs=len(runs)))
+    n = len(measured)
+    print(f"\nmodel top 1 within 10% of the sweep's best: {top1_ok}/{n}; "
+          f"best of top 5 within 10%: {top5_ok}/{n} (ranking the measured "
+          f"configurations); accuracy geomean {geomean(accs):.2f}")
+    if space_n:
+        print(f"over the whole search space, where the model's top 5 were all "
+              f"measured ({space_n} stencils): top 1 within 10%: {space1_ok}, "
+              f"top 5: {space5_ok}")
+    if a.out:
+        with open(a.out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(out_rows[0]))
+            w.writeheader(); w.writerows(out_rows)
+
 def run_all(a):
     generate(a)
     a.dir = a.out
@@ -362,6 +477,10 @@ def main():
         g.add_argument("--bT", default="4"); g.add_argument("--bS", default="")
         g.add_argument("--sl", default="128"); g.add_argument("--min-blocks", default="0")
         g.add_argument("--prefetch", default="2")
+        g.add_argument("--model-top", type=int, default=0,
+                       help="also generate the model's top K configurations "
+                            "per stencil and precision (an5dc --model-csv)")
+        g.add_argument("--gpu", default="H200")
         g.add_argument("--tuned", default="",
                        help="CSV of chosen parameters per stencil and precision "
                             "(e.g. benchmarks/tuned-h200.csv) instead of sweeps")
@@ -372,6 +491,7 @@ def main():
         m.add_argument("--hardware", default=os.path.join(HERE, "devices.csv"))
         m.add_argument("--device", default="H200"); m.add_argument("--resume", action="store_true")
     g = sub.add_parser("generate"); gen_args(g)
+    g.add_argument("--size2d", type=int, default=16384); g.add_argument("--size3d", type=int, default=512)
     m = sub.add_parser("measure")
     m.add_argument("--dir", required=True); m.add_argument("--csv", required=True)
     m.add_argument("--stencils", default=""); measure_args(m)
@@ -379,11 +499,18 @@ def main():
     p.add_argument("--csv", required=True); p.add_argument("--png", required=True)
     p.add_argument("--title", default="")
     t = sub.add_parser("table"); t.add_argument("--csv", required=True)
+    mo = sub.add_parser("model")
+    mo.add_argument("--csv", required=True); mo.add_argument("--an5dc")
+    mo.add_argument("--gpu", default="H200"); mo.add_argument("--out", default="")
+    mo.add_argument("--precisions", default="")
+    mo.add_argument("--calibration", default="",
+                    help="OVERHEAD,LATENCY passed to an5dc --model-calibration")
+    mo.add_argument("--size2d", type=int, default=16384); mo.add_argument("--size3d", type=int, default=512)
     al = sub.add_parser("all"); gen_args(al); measure_args(al)
     al.add_argument("--title", default="")
     a = ap.parse_args()
     {"generate": generate, "measure": measure, "plot": plot, "table": table,
-     "all": run_all}[a.cmd](a)
+     "model": model_report, "all": run_all}[a.cmd](a)
 
 if __name__ == "__main__":
     main()

@@ -66,9 +66,12 @@ private:
   std::string Out;
 };
 
-/// The generated CUDA file.
+/// The generated CUDA file. One plan: its kernels and host code. Several
+/// (an5dc --autotune): every plan's kernels in a namespace of their own and
+/// host code that times them on the first run for a GPU and grid size,
+/// remembers the fastest in a cache file and runs it.
 std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
-                     const Plan &P, const SourceText &Src);
+                     const std::vector<Plan> &Plans, const SourceText &Src);
 
 /// A C expression printed for the generated code: the update's reads
 /// replaced by ReadText[read index], scalars renamed through ScalarName

@@ -94,6 +94,9 @@ struct Plan {
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;
+  /// How the parameters were chosen (the model's prediction, or the
+  /// command line), for the generated file's header; "" for naive plans.
+  std::string Origin;
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;

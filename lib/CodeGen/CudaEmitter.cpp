@@ -143,26 +143,38 @@ void Emitter::header() {
   W.line("//   streaming along " + It[0] + ", blocked along " +
          (N == 2 ? It[1] : It[1] + " and " + It[2]) +
          " (one cell per thread)");
-  W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " + BS +
-         " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
-         str(P.StreamBlock) + " rows");
-  W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
-         "buffers x " + str(P.SharedRows.size()) + " rows), register ring " +
-         str(P.Ring) + " rows per level");
+  if (Plans.size() == 1) {
+    W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " + BS +
+           " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
+           str(P.StreamBlock) + " rows");
+    if (!P.Origin.empty())
+      W.line("//   " + P.Origin);
+    W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
+           "buffers x " + str(P.SharedRows.size()) +
+           " rows), register ring " + str(P.Ring) + " rows per level");
+  } else {
+    candidateList();
+  }
   W.line("//   kernel (--opt): " + kernelDescription() + ";");
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
          "; shared-memory reads " +
          (P.SmVec ? "may be vectorized (--sm-vec)" : "scalar"));
-  W.line("// Kernels: an5d_kernel_deg1 .. an5d_kernel_deg" + str(P.BT) +
-         "; degree D advances D time steps per launch:");
-  for (const KernelPlan &K : P.Kernels) {
-    std::string Tile;
-    for (unsigned D = 1; D < N; ++D)
-      Tile += (Tile.empty() ? "" : " x ") + str(K.Tile[D - 1]) + " " + It[D];
-    W.line("//   degree " + str(K.Degree) + ": output tile " + Tile + " x " +
-           str(P.StreamBlock) + " " + It[0] + " per block, body unrolled by " +
-           str(K.Unroll) + " rows");
+  if (Plans.size() == 1) {
+    W.line("// Kernels: an5d_kernel_deg1 .. an5d_kernel_deg" + str(P.BT) +
+           "; degree D advances D time steps per launch:");
+    for (const KernelPlan &K : P.Kernels) {
+      std::string Tile;
+      for (unsigned D = 1; D < N; ++D)
+        Tile += (Tile.empty() ? "" : " x ") + str(K.Tile[D - 1]) + " " +
+                It[D];
+      W.line("//   degree " + str(K.Degree) + ": output tile " + Tile +
+             " x " + str(P.StreamBlock) + " " + It[0] +
+             " per block, body unrolled by " + str(K.Unroll) + " rows");
+    }
+  } else {
+    W.line("// Kernels: an5d_config_<c>::an5d_kernel_deg1 .. _deg<bT>; "
+           "degree D advances D time steps per launch.");
   }
   W.line("// Phases of a kernel: each block streams along " + It[0] +
          " one row at a time:");
@@ -218,6 +230,16 @@ std::string Emitter::referenceNest() const {
 // --- 2. Prelude ----------------------------------------------------------------
 
 void Emitter::prelude() {
+  preludeCommon();
+  if (P.Run == Scheme::Naive) {
+    naiveParameters();
+    return;
+  }
+  parameters();
+  smWrapper();
+}
+
+void Emitter::preludeCommon() {
   if (!Src.MacroLines.empty()) {
     W.line("// The macros an5dc was given after '--': the code below was "
            "generated with them.");
@@ -255,10 +277,20 @@ void Emitter::prelude() {
   W.raw("    } \\");
   W.raw("  } while (0)");
   W.line("");
-  if (P.Run == Scheme::Naive) {
-    naiveParameters();
-    return;
-  }
+}
+
+void Emitter::parameters() {
+  ParamMacros = {"AN5D_BT", "AN5D_STREAM_BLOCK", "AN5D_BLOCK_X"};
+  if (N == 3)
+    ParamMacros.push_back("AN5D_BLOCK_Y");
+  ParamMacros.push_back("AN5D_THREADS");
+  if (P.MinBlocks)
+    ParamMacros.push_back("AN5D_MIN_BLOCKS");
+  if (N == 3)
+    ParamMacros.push_back("AN5D_SM_HEIGHT");
+  for (const char *M : {"AN5D_SM_WIDTH", "AN5D_SM_PLANE", "AN5D_SM_ROWS",
+                        "AN5D_SM_BUFFER", "AN5D_SM_BYTES"})
+    ParamMacros.push_back(M);
   W.line("// Compile-time parameters.");
   W.raw("#define AN5D_BT " + str(P.BT));
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
@@ -304,6 +336,9 @@ void Emitter::prelude() {
   W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
         " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
   W.line("");
+}
+
+void Emitter::smWrapper() {
   W.line("// Shared-memory reads: one scalar volatile load each, which keeps "
          "nvcc from merging");
   W.line("// neighbours into vector loads (they raise register pressure, AN5D "
@@ -396,6 +431,65 @@ void Emitter::launchFunction() {
   W.line("");
 }
 
+std::string Emitter::stepsParams() const {
+  return gridParams() + scalarParams();
+}
+
+std::string Emitter::stepsArgs() const {
+  std::string Args;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  return Args + scalarArgs();
+}
+
+void Emitter::stepsFunction() {
+  W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
+         "planes `grid`;");
+  W.line("// returns the number of launches.");
+  W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
+         stepsParams() + ")");
+  W.open("");
+  if (P.SharedBytes > DefaultSharedBytes) {
+    W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+    for (const KernelPlan &K : P.Kernels)
+      W.line("AN5D_CHECK(cudaFuncSetAttribute(an5d_kernel_deg" +
+             str(K.Degree) +
+             ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+  }
+  if (P.Run == Scheme::N5D)
+    launchSchedule();
+  std::string Step = plus("step", P.WriteShift - 1);
+  if (Step != "step")
+    Step = "(" + Step + ")";
+  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
+  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
+         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
+  W.line("// the first launch reads its interior from there.");
+  W.line(std::string(P.Run == Scheme::Naive ? "const " : "") +
+         "long step = t_first;");
+  W.line("int in_plane = " + Logical + ";");
+  std::string Args = gridArgs() + scalarArgs();
+  if (P.Run == Scheme::Naive) {
+    W.open("for (long launch = 0; launch < steps; ++launch)");
+    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
+    W.line("in_plane ^= 1;");
+    W.close();
+    W.line("return steps;");
+  } else {
+    W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
+    W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
+    W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
+    W.line("step += degree;");
+    W.line("in_plane ^= 1;");
+    W.close();
+    W.line("return full + tail_count;");
+  }
+  W.close();
+  W.line("");
+}
+
 void Emitter::runFunction() {
   std::string Params = Elem + " *host";
   for (unsigned Dm = 0; Dm < N; ++Dm)
@@ -425,21 +519,15 @@ void Emitter::runFunction() {
   W.line(Elem + " *grid = NULL;");
   W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
   W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
-  if (P.SharedBytes > DefaultSharedBytes) {
-    W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
-    for (const KernelPlan &K : P.Kernels)
-      W.line("AN5D_CHECK(cudaFuncSetAttribute(an5d_kernel_deg" +
-             str(K.Degree) +
-             ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+  std::string Steps = "launches = an5d_steps(grid, t_first, steps" + stepsArgs() + ");";
+  if (Plans.size() > 1) {
+    W.line("// The fastest candidate for this GPU and grid (timed on a "
+           "scratch copy, or cached).");
+    W.line("const int candidate = an5d_choose(grid, bytes, t_first, steps" +
+           stepsArgs() + ");");
+    Steps = "launches = an5d_steps_of(candidate, grid, t_first, steps" + stepsArgs() +
+            ");";
   }
-  if (P.Run == Scheme::N5D)
-    launchSchedule();
-  std::string Args;
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + Ext[Dm];
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  Args += scalarArgs();
   W.line("// AN5D_TIMING=1 in the environment prints the kernels' time (CUDA "
          "events around the");
   W.line("// launches); AN5D_TIMING=R with R > 1 runs all steps R + 1 times "
@@ -462,37 +550,16 @@ void Emitter::runFunction() {
   W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
   W.close();
   W.line("double total_ms = 0.0;");
+  W.line("long launches = 0;");
   W.open("for (int run = 0; run < runs; ++run)");
   W.open("if (run > 0)");
   W.line("AN5D_CHECK(cudaMemcpy(grid, initial, bytes, "
          "cudaMemcpyDeviceToDevice));");
   W.close();
-  std::string Step = plus("step", P.WriteShift - 1);
-  if (Step != "step")
-    Step = "(" + Step + ")";
-  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
-  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
-         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
-  W.line("// the first launch reads its interior from there.");
-  W.line(std::string(P.Run == Scheme::Naive ? "const " : "") +
-         "long step = t_first;");
-  W.line("int in_plane = " + Logical + ";");
   W.open("if (repeats > 0)");
   W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
   W.close();
-  if (P.Run == Scheme::Naive) {
-    W.open("for (long launch = 0; launch < steps; ++launch)");
-    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
-    W.line("in_plane ^= 1;");
-    W.close();
-  } else {
-    W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
-    W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
-    W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
-    W.line("step += degree;");
-    W.line("in_plane ^= 1;");
-    W.close();
-  }
+  W.line(Steps);
   W.open("if (repeats > 0)");
   W.line("float ms = 0.0f;");
   W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
@@ -504,11 +571,8 @@ void Emitter::runFunction() {
   W.close();
   W.close();
   W.open("if (repeats > 0)");
-  std::string Launches =
-      P.Run == Scheme::Naive ? "steps" : "full + tail_count";
   W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
-         "launches\", total_ms / (runs > 1 ? repeats : 1), steps, " +
-         Launches + ");");
+         "launches\", total_ms / (runs > 1 ? repeats : 1), steps, launches);");
   W.line("fprintf(stderr, runs > 1 ? \" (mean of %d runs after a "
          "warm-up)\\n\" : \"\\n\", repeats);");
   W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
@@ -713,13 +777,281 @@ void Emitter::minBlocksDefine() {
           " /* __launch_bounds__: blocks per SM the registers must allow */");
 }
 
+/// "bT 4, bS 256, hSN 128" (bS as the user writes it).
+static std::string planLabel(const Plan &P) {
+  std::string BS;
+  for (auto I = P.BS.rbegin(); I != P.BS.rend(); ++I)
+    BS += (BS.empty() ? "" : ",") + str(*I);
+  return "bT " + str(P.BT) + ", bS " + BS + ", hSN " + str(P.StreamBlock);
+}
+
+void Emitter::candidateList() {
+  W.line("// Autotuned (an5dc --autotune=" + str(Plans.size()) + "): " +
+         str(Plans.size()) + " candidate configurations, each in namespace "
+         "an5d_config_<c>;");
+  W.line("//   the first run on a GPU and grid size times each on a scratch "
+         "copy of the planes and");
+  W.line("//   keeps the fastest in the cache file AN5D_TUNE_CACHE (default "
+         "$XDG_CACHE_HOME/an5d/autotune.txt");
+  W.line("//   or ~/.cache/an5d/autotune.txt); AN5D_VERBOSE=1 prints what "
+         "was timed and chosen.");
+  for (size_t I = 0; I < Plans.size(); ++I) {
+    const Plan &C = Plans[I];
+    W.line("//   an5d_config_" + str(I) + ": " + planLabel(C) + " (" +
+           str(C.Threads) + " threads per block, " + str(C.SharedBytes) +
+           " bytes of shared memory)");
+    if (!C.Origin.empty())
+      W.line("//     " + C.Origin);
+  }
+}
+
+void Emitter::candidateSection(size_t Index) {
+  W.line("// ---- candidate " + str(Index) + ": " + planLabel(P) + " ----");
+  parameters();
+  W.line("namespace an5d_config_" + str(Index) + " {");
+  W.line("");
+  boundaryHelper();
+  updateFunction();
+  for (const KernelPlan &K : P.Kernels)
+    kernel(K);
+  launchFunction();
+  stepsFunction();
+  W.line("} // namespace an5d_config_" + str(Index));
+  for (const std::string &M : ParamMacros)
+    W.raw("#undef " + M);
+  W.line("");
+}
+
+void Emitter::tuner() {
+  size_t K = Plans.size();
+  int64_t MaxBT = 1;
+  std::string Signature;
+  for (const Plan &C : Plans) {
+    MaxBT = std::max(MaxBT, C.BT);
+    std::string BS;
+    for (auto I = C.BS.rbegin(); I != C.BS.rend(); ++I)
+      BS += (BS.empty() ? "" : ",") + str(*I);
+    Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" + BS + "/" +
+                 str(C.StreamBlock);
+  }
+  std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);
+  for (char &C : File)
+    if (C == ' ' || C == '\t')
+      C = '_';
+  W.line("// ---- autotuning ----");
+  W.line("// Candidate labels, in the order of the namespaces.");
+  W.line("static const char *const an5d_candidates[" + str(K) + "] = {");
+  W.indent();
+  for (const Plan &C : Plans)
+    W.line("\"" + planLabel(C) + "\",");
+  W.dedent();
+  W.line("};");
+  W.line("");
+  W.line("static long an5d_steps_of(int candidate, " + Elem +
+         " *grid, long t_first, long steps" + stepsParams() + ")");
+  W.open("");
+  W.line("switch (candidate) {");
+  for (size_t I = 0; I < K; ++I)
+    W.line("case " + str(I) + ": return an5d_config_" + str(I) +
+           "::an5d_steps(grid, t_first, steps" + gridArgs() + scalarArgs() +
+           ");");
+  W.line("default: break;");
+  W.line("}");
+  W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");
+  W.line("exit(1);");
+  W.close();
+  W.line("");
+
+  W.line("// The cache file: AN5D_TUNE_CACHE, else $XDG_CACHE_HOME/an5d/"
+         "autotune.txt, else");
+  W.line("// $HOME/.cache/an5d/autotune.txt; the directories are made when "
+         "writing (make_dirs).");
+  W.line("static int an5d_cache_path(char *path, size_t size, int make_dirs)");
+  W.open("");
+  W.line("const char *given = getenv(\"AN5D_TUNE_CACHE\");");
+  W.open("if (given != NULL && given[0] != '\\0')");
+  W.line("return snprintf(path, size, \"%s\", given) < (int)size;");
+  W.close();
+  W.line("const char *xdg = getenv(\"XDG_CACHE_HOME\");");
+  W.line("const char *home = getenv(\"HOME\");");
+  W.line("char dir[4096];");
+  W.open("if (xdg != NULL && xdg[0] != '\\0')");
+  W.line("snprintf(dir, sizeof dir, \"%s\", xdg);");
+  W.close("");
+  W.open("else if (home != NULL && home[0] != '\\0')");
+  W.line("snprintf(dir, sizeof dir, \"%s/.cache\", home);");
+  W.close("");
+  W.open("else");
+  W.line("return 0;");
+  W.close();
+  W.open("if (make_dirs)");
+  W.line("mkdir(dir, 0755);");
+  W.close();
+  W.line("const int n = snprintf(path, size, \"%s/an5d\", dir);");
+  W.open("if (make_dirs)");
+  W.line("mkdir(path, 0755);");
+  W.close();
+  W.line("return n > 0 && snprintf(path + n, size - n, \"/autotune.txt\") < "
+         "(int)(size - n);");
+  W.close();
+  W.line("");
+
+  W.line("// The candidate the cache file holds for key (its last line for "
+         "the key), or -1.");
+  W.line("static int an5d_cache_lookup(const char *key, char *path, size_t "
+         "size)");
+  W.open("");
+  W.line("if (!an5d_cache_path(path, size, 0))");
+  W.indent();
+  W.line("return -1;");
+  W.dedent();
+  W.line("FILE *f = fopen(path, \"r\");");
+  W.line("if (f == NULL)");
+  W.indent();
+  W.line("return -1;");
+  W.dedent();
+  W.line("int found = -1;");
+  W.line("char line[2048];");
+  W.line("const size_t key_length = strlen(key);");
+  W.open("while (fgets(line, sizeof line, f) != NULL)");
+  W.line("line[strcspn(line, \"\\n\")] = '\\0';");
+  W.line("if (strncmp(line, key, key_length) != 0 || "
+         "strncmp(line + key_length, \" => \", 4) != 0)");
+  W.indent();
+  W.line("continue;");
+  W.dedent();
+  W.line("for (int c = 0; c < " + str(K) + "; ++c)");
+  W.indent();
+  W.line("if (strcmp(line + key_length + 4, an5d_candidates[c]) == 0)");
+  W.indent();
+  W.line("found = c;");
+  W.dedent();
+  W.dedent();
+  W.close();
+  W.line("fclose(f);");
+  W.line("return found;");
+  W.close();
+  W.line("");
+
+  W.line("// Times each candidate on a scratch copy of the planes (the user's "
+         "data stays untouched):");
+  W.line("// a warm-up, then the mean of two runs of min(steps, " +
+         str(std::max<int64_t>(16, 8 * MaxBT)) +
+         ") steps, each from the same planes.");
+  W.line("// Remembers the fastest per process and in the cache file, keyed "
+         "by stencil, precision,");
+  W.line("// grid size, GPU and the candidate list.");
+  W.line("static int an5d_choose(" + Elem +
+         " *grid, size_t bytes, long t_first, long steps" + stepsParams() +
+         ")");
+  W.open("");
+  W.line("static char chosen_key[1024];");
+  W.line("static int chosen = -1;");
+  W.line("const char *verbose_env = getenv(\"AN5D_VERBOSE\");");
+  W.line("const int verbose = verbose_env != NULL && atoi(verbose_env) > 0;");
+  W.line("int device = 0;");
+  W.line("cudaDeviceProp prop;");
+  W.line("AN5D_CHECK(cudaGetDevice(&device));");
+  W.line("AN5D_CHECK(cudaGetDeviceProperties(&prop, device));");
+  W.line("for (char *c = prop.name; *c != '\\0'; ++c)");
+  W.indent();
+  W.line("if (*c == ' ')");
+  W.indent();
+  W.line("*c = '_';");
+  W.dedent();
+  W.dedent();
+  std::string Fmt = "%ld", Vals = "(long)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    Fmt += "x%ld";
+    Vals += ", (long)" + Ext[Dm];
+  }
+  W.line("char key[1024];");
+  W.line("snprintf(key, sizeof key, \"" + S.Function + "@" + File + " " +
+         Elem + " " + Fmt + " %s " + Signature + "\", " + Vals +
+         ", prop.name);");
+  W.line("if (chosen >= 0 && strcmp(key, chosen_key) == 0)");
+  W.indent();
+  W.line("return chosen;");
+  W.dedent();
+  W.line("char path[4096];");
+  W.line("int choice = an5d_cache_lookup(key, path, sizeof path);");
+  W.open("if (choice >= 0)");
+  W.line("if (verbose)");
+  W.indent();
+  W.line("fprintf(stderr, \"an5d autotune: %s: cached in %s: %s\\n\", key, "
+         "path, an5d_candidates[choice]);");
+  W.dedent();
+  W.close("");
+  W.open("else");
+  W.line("const long trial = steps < " + str(std::max<int64_t>(16, 8 * MaxBT)) +
+         " ? steps : " + str(std::max<int64_t>(16, 8 * MaxBT)) + ";");
+  W.line(Elem + " *scratch = NULL;");
+  W.line("AN5D_CHECK(cudaMalloc((void **)&scratch, bytes));");
+  W.line("cudaEvent_t start, stop;");
+  W.line("AN5D_CHECK(cudaEventCreate(&start));");
+  W.line("AN5D_CHECK(cudaEventCreate(&stop));");
+  W.line("double best = 0.0;");
+  W.open("for (int c = 0; c < " + str(K) + "; ++c)");
+  W.line("double total = 0.0;");
+  W.open("for (int run = 0; run < 3; ++run)");
+  W.line("float ms = 0.0f;");
+  W.line("AN5D_CHECK(cudaMemcpy(scratch, grid, bytes, "
+         "cudaMemcpyDeviceToDevice));");
+  W.line("AN5D_CHECK(cudaEventRecord(start, 0));");
+  W.line("an5d_steps_of(c, scratch, t_first, trial" + gridArgs() +
+         scalarArgs() + ");");
+  W.line("AN5D_CHECK(cudaEventRecord(stop, 0));");
+  W.line("AN5D_CHECK(cudaEventSynchronize(stop));");
+  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, start, stop));");
+  W.line("if (run > 0) // the first run is a warm-up");
+  W.indent();
+  W.line("total += ms / 2.0;");
+  W.dedent();
+  W.close();
+  W.line("if (verbose)");
+  W.indent();
+  W.line("fprintf(stderr, \"an5d autotune: %s: candidate %d (%s): %.3f ms "
+         "for %ld steps\\n\", key, c, an5d_candidates[c], total, trial);");
+  W.dedent();
+  W.open("if (choice < 0 || total < best)");
+  W.line("best = total;");
+  W.line("choice = c;");
+  W.close();
+  W.close();
+  W.line("AN5D_CHECK(cudaEventDestroy(start));");
+  W.line("AN5D_CHECK(cudaEventDestroy(stop));");
+  W.line("AN5D_CHECK(cudaFree(scratch));");
+  W.line("FILE *f = an5d_cache_path(path, sizeof path, 1) ? fopen(path, "
+         "\"a\") : NULL;");
+  W.open("if (f != NULL)");
+  W.line("fprintf(f, \"%s => %s\\n\", key, an5d_candidates[choice]);");
+  W.line("fclose(f);");
+  W.close("");
+  W.open("else if (verbose)");
+  W.line("fprintf(stderr, \"an5d autotune: cannot write the cache file "
+         "%s\\n\", path);");
+  W.close();
+  W.line("if (verbose)");
+  W.indent();
+  W.line("fprintf(stderr, \"an5d autotune: %s: chose candidate %d (%s)\\n\", "
+         "key, choice, an5d_candidates[choice]);");
+  W.dedent();
+  W.close();
+  W.line("snprintf(chosen_key, sizeof chosen_key, \"%s\", key);");
+  W.line("chosen = choice;");
+  W.line("return choice;");
+  W.close();
+  W.line("");
+}
+
 std::string Emitter::run() {
   if (P.Run == Scheme::Naive) {
     naiveHeader();
     prelude();
     naiveKernel();
     naiveLaunchFunction();
-  } else {
+    stepsFunction();
+  } else if (Plans.size() == 1) {
     header();
     prelude();
     boundaryHelper();
@@ -727,6 +1059,16 @@ std::string Emitter::run() {
     for (const KernelPlan &K : P.Kernels)
       kernel(K);
     launchFunction();
+    stepsFunction();
+  } else {
+    header();
+    preludeCommon();
+    W.raw("#include <sys/stat.h>");
+    W.line("");
+    smWrapper();
+    for (size_t I = 0; I < Plans.size(); ++I)
+      Emitter(S, A, Plans, I, Src, &W).candidateSection(I);
+    tuner();
   }
   runFunction();
   verifyHelpers();
@@ -735,6 +1077,8 @@ std::string Emitter::run() {
 }
 
 std::string an5d::emitCuda(const Stencil &S, const StencilAnalysis &A,
-                           const Plan &P, const SourceText &Src) {
-  return Emitter(S, A, P, Src).run();
+                           const std::vector<Plan> &Plans,
+                           const SourceText &Src) {
+  assert(!Plans.empty() && "emitCuda needs a plan");
+  return Emitter(S, A, Plans, 0, Src).run();
 }

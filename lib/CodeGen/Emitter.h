@@ -40,10 +40,14 @@ inline int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
 
 class Emitter {
 public:
-  Emitter(const Stencil &S, const StencilAnalysis &A, const Plan &P,
-          const SourceText &Src)
-      : S(S), A(A), P(P), Src(Src), N(S.numSpaceDims()),
-        Elem(elemTypeName(S.Elem)) {
+  /// Writes Plans[Index]'s code; into Shared when given (a candidate of an
+  /// autotuned file), else into a writer of its own.
+  Emitter(const Stencil &S, const StencilAnalysis &A,
+          const std::vector<Plan> &Plans, size_t Index, const SourceText &Src,
+          CodeWriter *Shared = nullptr)
+      : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src),
+        N(S.numSpaceDims()), Elem(elemTypeName(S.Elem)),
+        W(Shared ? *Shared : Own) {
     for (const Loop &L : S.Space)
       It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
     for (unsigned D = 0; D < N; ++D) {
@@ -60,7 +64,22 @@ public:
 private:
   // Pieces of the file, in order.
   void header();
+  /// Header lines of an autotuned file: the candidates and their origin.
+  void candidateList();
   void prelude();
+  /// The prelude's includes and macros that do not depend on the plan.
+  void preludeCommon();
+  /// The compile-time parameters of the plan (#defines, recorded in
+  /// ParamMacros so an autotuned file can #undef them after the plan).
+  void parameters();
+  void smWrapper();
+  /// One candidate of an autotuned file: its parameters, device code and
+  /// an5d_steps in namespace an5d_config_<index>.
+  void candidateSection(size_t Index);
+  /// an5d_steps: runs `steps` time steps on the device planes.
+  void stepsFunction();
+  /// The autotuner: times the candidates, keeps the fastest in a cache.
+  void tuner();
   void boundaryHelper();
   void updateFunction();
   void kernel(const KernelPlan &K);
@@ -120,6 +139,9 @@ private:
   }
 
   // Parameter lists.
+  /// Parameters and arguments of an5d_steps after grid, t_first, steps.
+  std::string stepsParams() const;
+  std::string stepsArgs() const;
   std::string scalarParams() const;
   std::string scalarArgs() const;
   std::string gridList(const std::string &Type) const;
@@ -137,6 +159,7 @@ private:
 
   const Stencil &S;
   const StencilAnalysis &A;
+  const std::vector<Plan> &Plans;
   const Plan &P;
   const SourceText &Src;
   unsigned N;
@@ -144,7 +167,9 @@ private:
   std::vector<std::string> It, Ext, First, Last;
   std::string Fn;
   std::map<std::string, std::string> ScalarName;
-  CodeWriter W;
+  CodeWriter Own;
+  CodeWriter &W;
+  std::vector<std::string> ParamMacros;
   /// Which boundary tests the kernel code being written makes: interior
   /// blocks skip both, blocks with interior columns test rows only.
   enum class Tests { Cells, Rows, None };

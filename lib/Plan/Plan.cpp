@@ -299,6 +299,8 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  level 0 read ahead: " << Prefetch << " rows\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
+  if (!Origin.empty())
+    OS << "  parameters: " << Origin << "\n";
   OS << "  bT: " << BT << "\n";
   OS << "  bS: " << userBS(BS) << " (threads per block: " << Threads
      << ")\n";

@@ -10,17 +10,21 @@
 #include "an5d/Analysis.h"
 #include "an5d/CodeGen.h"
 #include "an5d/Frontend.h"
+#include "an5d/Model.h"
 #include "an5d/Plan.h"
 #include "an5d/Polyhedral.h"
 
 #include "clang/Basic/SourceManager.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cassert>
 #include <cstring>
 
 using namespace an5d;
@@ -88,6 +92,41 @@ cl::opt<int> Prefetch(
              "global-memory latency (0 to 8, default 2)"),
     cl::value_desc("N"), cl::init(-1), cl::cat(Category));
 
+cl::opt<std::string> Gpu(
+    "gpu",
+    cl::desc("GPU the performance model plans for: H100 (default), H200, "
+             "A100, V100, P100"),
+    cl::value_desc("NAME"), cl::init("H100"), cl::cat(Category));
+cl::opt<std::string> SizeOpt(
+    "size",
+    cl::desc("Grid the model plans for: N or NxM[xL], outermost first, "
+             "boundary included (default: the paper's 16384^2 or 512^3)"),
+    cl::value_desc("N[xM[xL]]"), cl::cat(Category));
+cl::opt<bool> ModelOpt(
+    "model",
+    cl::desc("Print the performance model's ranked configurations and stop"),
+    cl::init(false), cl::cat(Category));
+cl::opt<bool> ModelCsv(
+    "model-csv",
+    cl::desc("Like --model, as CSV with every configuration"),
+    cl::init(false), cl::cat(Category));
+cl::opt<unsigned> ModelTop(
+    "model-top", cl::desc("Rows --model prints (default 10)"),
+    cl::value_desc("N"), cl::init(10), cl::cat(Category));
+cl::opt<unsigned> Autotune(
+    "autotune",
+    cl::desc("Emit the model's top K configurations; the program times them "
+             "on its first run on a GPU and grid size and remembers the "
+             "fastest (AN5D_TUNE_CACHE, AN5D_VERBOSE=1)"),
+    cl::value_desc("K"), cl::init(0), cl::cat(Category));
+
+cl::opt<std::string> Calibration(
+    "model-calibration",
+    cl::desc("Override the device's calibrated model figures: overhead "
+             "instructions per cell and level, barrier cycles per warp, "
+             "edge-block slowdown (for calibration runs, docs/model.md)"),
+    cl::value_desc("OVERHEAD,LATENCY,EDGE"), cl::Hidden, cl::cat(Category));
+
 enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
@@ -132,29 +171,163 @@ bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
   return !Out.empty() && Out.size() <= 2;
 }
 
-/// When the user left -bT and -bS to an5dc and the defaults do not fit the
-/// stencil (a wide reach eats the block, or the shared memory overflows),
-/// the first configuration that fits: lower degrees first, then smaller
-/// blocks. Until the performance model chooses, this keeps any accepted
-/// stencil compilable without options.
-bool fallbackPlan(const Stencil &S, const StencilAnalysis &A,
-                  const PlanOptions &Given, Plan &P) {
-  if (BlockT.getNumOccurrences() || BlockS.getNumOccurrences())
+/// Prints the model's ranking as CSV, every configuration.
+void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
+  OS << "rank,bT,bS,hSN,kernel,GFLOP/s,ms_per_step,limit,registers,"
+        "register_cap,spills,blocks_per_sm,compute_us,issue_us,shared_us,"
+        "global_us,wave_efficiency,latency_efficiency\n";
+  for (size_t I = 0; I < R.size(); ++I) {
+    const Prediction &P = R[I];
+    std::string BS;
+    for (auto It = P.BS.rbegin(); It != P.BS.rend(); ++It)
+      BS += (BS.empty() ? "" : "x") + std::to_string(*It);
+    OS << llvm::format("%zu,%lld,%s,%lld,%s,%.1f,%.6f,%s,%lld,%lld,%d,%lld,"
+                       "%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
+                       I + 1, (long long)P.BT, BS.c_str(),
+                       (long long)P.StreamBlock, kernelKindName(P.Kernel),
+                       P.GFlops, P.SecondsPerStep * 1e3,
+                       P.Limit.substr(0, P.Limit.find(" (")).c_str(),
+                       (long long)P.Registers, (long long)P.RegisterCap,
+                       int(P.Spills), (long long)P.BlocksPerSM,
+                       P.TimeCompute * 1e6, P.TimeIssue * 1e6,
+                       P.TimeShared * 1e6, P.TimeGlobal * 1e6,
+                       P.WaveEfficiency, P.LatencyEfficiency);
+  }
+}
+
+std::string sizeText(const ProblemSize &Size) {
+  std::string T;
+  for (int64_t E : Size.Extent)
+    T += (T.empty() ? "" : "x") + std::to_string(E);
+  return T;
+}
+
+/// The header's account of a plan the model chose.
+std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
+                        const ProblemSize &Size, const std::string &Fixed,
+                        size_t Rank, size_t Count) {
+  std::string Text =
+      "chosen by the performance model (an5dc --model) for " + D.Name +
+      ", grid " + sizeText(Size) + (Fixed.empty() ? "" : ", " + Fixed) +
+      (Count > 1 ? "; candidate " + std::to_string(Rank + 1) + " of " +
+                       std::to_string(Count)
+                 : "") +
+      ": predicted " + llvm::formatv("{0:f1}", R.GFlops).str() +
+      " GFLOP/s, limited by " + R.Limit + "; " +
+      std::to_string(R.Registers) + " registers estimated (cap " +
+      std::to_string(R.RegisterCap) + ")";
+  return Text;
+}
+
+/// The plans to emit: the user's parameters when -bT, -bS and --sl are all
+/// given; otherwise the model's best for --gpu and --size among the
+/// configurations that keep what the user gave (its top K with
+/// --autotune=K). With --model or --model-csv prints the ranking and
+/// leaves Plans empty. False after reporting an error.
+bool choosePlans(const Stencil &S, const StencilAnalysis &A,
+                 const PlanOptions &PO, std::vector<Plan> &Plans) {
+  const DeviceSpec *Found = findDevice(Gpu);
+  if (!Found) {
+    std::string Known;
+    for (const DeviceSpec &D : deviceTable())
+      Known += (Known.empty() ? "" : ", ") + D.Name;
+    llvm::errs() << "an5dc: error: --gpu '" << Gpu
+                 << "' is not a GPU the model knows; use one of " << Known
+                 << "\n";
     return false;
-  std::vector<std::vector<int64_t>> Blocks =
-      S.numSpaceDims() == 2
-          ? std::vector<std::vector<int64_t>>{{128}, {256}, {64}, {32}}
-          : std::vector<std::vector<int64_t>>{{32, 32}, {32, 16}, {16, 16}};
-  std::string Ignored;
-  for (const std::vector<int64_t> &BS : Blocks)
-    for (int64_t BT = Given.BT; BT >= 1; --BT) {
-      PlanOptions Try = Given;
-      Try.BT = BT;
-      Try.BS = BS;
-      if (makePlan(S, A, Try, P, Ignored))
-        return true;
+  }
+  DeviceSpec Calibrated = *Found;
+  const DeviceSpec *Dev = &Calibrated;
+  if (!Calibration.empty()) {
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    llvm::StringRef(Calibration).split(Parts, ',');
+    if (Parts.size() != 3 ||
+        Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
+        Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
+        Parts[2].getAsDouble(Calibrated.EdgeSlowdown)) {
+      llvm::errs() << "an5dc: error: --model-calibration takes three numbers, "
+                      "e.g. 24,12,3\n";
+      return false;
     }
-  return false;
+  }
+  ProblemSize Size = paperSize(S.numSpaceDims());
+  std::string Error;
+  if (SizeOpt.getNumOccurrences() &&
+      !parseProblemSize(SizeOpt, S.numSpaceDims(), Size, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
+  }
+  bool Listing = ModelOpt || ModelCsv;
+  if (PO.Run == Scheme::Naive && (Listing || Autotune)) {
+    llvm::errs() << "an5dc: error: " << (Autotune ? "--autotune" : "--model")
+                 << " chooses N.5D parameters; it has nothing to choose with "
+                    "--scheme=naive\n";
+    return false;
+  }
+  bool AllGiven = BlockT.getNumOccurrences() && BlockS.getNumOccurrences() &&
+                  StreamLength.getNumOccurrences();
+  if (PO.Run == Scheme::N5D && (Listing || Autotune > 1 || !AllGiven)) {
+    SearchConstraints C;
+    std::string Fixed;
+    if (BlockT.getNumOccurrences()) {
+      C.BT = PO.BT;
+      Fixed += " -bT " + std::to_string(PO.BT);
+    }
+    if (BlockS.getNumOccurrences()) {
+      C.BS = PO.BS;
+      Fixed += " -bS " + BlockS;
+    }
+    if (StreamLength.getNumOccurrences()) {
+      C.StreamBlock = PO.StreamBlock;
+      Fixed += " --sl " + std::to_string(PO.StreamBlock);
+    }
+    if (!Fixed.empty())
+      Fixed = "given" + Fixed;
+    std::vector<Prediction> Ranking =
+        rankConfigurations(S, A, PO, C, Size, *Dev);
+    if (ModelCsv) {
+      printRankingCsv(llvm::outs(), Ranking);
+      return true;
+    }
+    if (ModelOpt) {
+      printRanking(llvm::outs(), S, A, Ranking, Size, *Dev, ModelTop);
+      if (!Ranking.empty())
+        return true;
+      Plan P;
+      llvm::errs() << "an5dc: error: no configuration of the search space "
+                      "fits "
+                   << Dev->Name
+                   << (makePlan(S, A, PO, P, Error) ? "" : ": " + Error)
+                   << "\n";
+      return false;
+    }
+    if (!Ranking.empty() && Ranking.front().Spills)
+      llvm::errs() << "an5dc: warning: every configuration is predicted to "
+                      "spill registers on "
+                   << Dev->Name << "; using the fastest predicted\n";
+    size_t Count = std::min<size_t>(Ranking.size(), std::max(1u, unsigned(Autotune)));
+    for (size_t I = 0; I < Count; ++I) {
+      Plan P;
+      bool Planned = makePlan(S, A, optionsOf(Ranking[I], PO), P, Error);
+      assert(Planned && "the model ranks only configurations that plan");
+      (void)Planned;
+      P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
+      Plans.push_back(P);
+    }
+    if (!Plans.empty())
+      return true;
+  }
+  Plan P;
+  if (!makePlan(S, A, PO, P, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
+  }
+  if (PO.Run == Scheme::N5D)
+    P.Origin = "given on the command line (-bT " + std::to_string(PO.BT) +
+               " -bS " + BlockS + " --sl " + std::to_string(PO.StreamBlock) +
+               ")";
+  Plans.push_back(P);
+  return true;
 }
 
 /// '#define'/'#undef' lines for the -D and -U options among Args.
@@ -318,7 +491,7 @@ int runPipeline(const FrontendOptions &Opts) {
     A->dump(llvm::outs());
     return 0;
   }
-  if (Output.empty() && Dump != DumpStage::Plan) {
+  if (Output.empty() && Dump != DumpStage::Plan && !ModelOpt && !ModelCsv) {
     llvm::errs() << S->FileName << ": stencil '" << S->Function
                  << "' accepted: " << S->numSpaceDims() << "D, radius "
                  << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
@@ -366,21 +539,20 @@ int runPipeline(const FrontendOptions &Opts) {
                     "-bS 16,8\n";
     return 1;
   }
-  Plan P;
-  std::string PlanError;
-  if (!makePlan(*S, *A, PO, P, PlanError) &&
-      !fallbackPlan(*S, *A, PO, P)) {
-    llvm::errs() << "an5dc: error: " << PlanError << "\n";
+  std::vector<Plan> Plans;
+  if (!choosePlans(*S, *A, PO, Plans))
     return 1;
-  }
+  if (Plans.empty())
+    return 0; // --model printed its table
   if (Dump == DumpStage::Plan) {
-    P.dump(llvm::outs());
+    for (const Plan &P : Plans)
+      P.dump(llvm::outs());
     return 0;
   }
   if (D.hasErrors())
     return 1;
   SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
-  std::string Text = emitCuda(*S, *A, P, Src);
+  std::string Text = emitCuda(*S, *A, Plans, Src);
   return writeOutput(Output, Text) ? 0 : 1;
 }
 

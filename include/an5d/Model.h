@@ -1,0 +1,168 @@
+//===- an5d/Model.h - Roofline performance model and parameter search ----===//
+//
+// Stage 6. AN5D section 5: for one plan on one GPU and grid size, count the
+// threads of each class (out-of-bound, boundary, redundant, valid), the
+// global and shared-memory traffic and the instructions a launch executes,
+// and predict its time as the largest of the compute, issue, shared-memory
+// and global-memory times divided by how well the SMs are used. The search
+// ranks every configuration of the paper's parameter space (section 6.3)
+// that plans, leaving out those predicted to spill registers.
+// See docs/model.md for the formulas and their calibration.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_MODEL_H
+#define AN5D_MODEL_H
+
+#include "an5d/Analysis.h"
+#include "an5d/Plan.h"
+#include "an5d/Stencil.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace an5d {
+
+/// What the model knows of a GPU. Bandwidths are measured where we could
+/// (shared/hardware.md, the paper's Table 4); the two calibrated figures
+/// were fitted to H200 sweeps (docs/model.md).
+struct DeviceSpec {
+  std::string Name;     // what --gpu takes: "H100"
+  std::string FullName; // "NVIDIA H100 80GB HBM3"
+  int64_t SMs = 0;
+  double ClockMHz = 0;
+  double Fp32GFlops = 0, Fp64GFlops = 0; // FMA peaks
+  double GlobalGBs = 0;                  // measured streaming copy
+  double SharedGBs = 0;                  // SMs x bytes per clock x clock
+  int64_t RegistersPerSM = 65536;
+  int64_t MaxRegistersPerThread = 255;
+  int64_t ThreadsPerSM = 2048;
+  int64_t MaxBlocksPerSM = 32;
+  int64_t SharedPerSM = 228 * 1024;   // bytes usable by blocks
+  int64_t SharedPerBlock = 227 * 1024;
+  /// Calibrated: issue slots per computed cell and level beyond the
+  /// floating-point and shared-memory instructions (address arithmetic,
+  /// boundary selects, the register ring, the barrier).
+  double OverheadInstr = 0;
+  /// Calibrated: cycles per warp of the block that one row and level of a
+  /// block waits at its barrier (the shared store-load chain, the skew of
+  /// its warps); only other resident blocks can hide them.
+  double LatencyCycles = 0;
+  /// Calibrated: how much slower a block touching the boundary runs (its
+  /// streaming loop tests rows or cells) than an interior block.
+  double EdgeSlowdown = 1;
+  std::string Source; // where the figures come from
+};
+
+/// The devices --gpu knows, the default (H100) first.
+const std::vector<DeviceSpec> &deviceTable();
+/// The device named Name (case-insensitive, "NVIDIA " optional), or null.
+const DeviceSpec *findDevice(llvm::StringRef Name);
+
+/// Floating-point operations of one cell update as nvcc emits them (no
+/// --use_fast_math): products feeding a sum become FMAs; IEEE division and
+/// sqrt are instruction sequences, counted in Instr.
+struct OpMix {
+  int64_t FMA = 0, MUL = 0, ADD = 0, DIV = 0, SQRT = 0, OTHER = 0;
+  /// FLOPs of one update (FMA counts 2).
+  int64_t flops() const { return 2 * FMA + MUL + ADD + DIV + SQRT + OTHER; }
+  /// Issue slots of the floating-point work of one update for Elem.
+  double instructions(ElemType Elem) const;
+  /// AN5D section 5's ALU efficiency: FLOPs over twice the operations.
+  double aluEfficiency() const;
+};
+OpMix countOps(const Expr &Update);
+
+/// The grid the model predicts for: whole array extents per spatial
+/// dimension (array order, boundary included), and the step count.
+struct ProblemSize {
+  std::vector<int64_t> Extent;
+  int64_t Steps = 1000;
+};
+/// The paper's sizes (section 6.1): 16384^2 or 512^3, 1000 steps.
+ProblemSize paperSize(unsigned Dims);
+/// Parses --size: "N" (every dimension N) or "NxM[xL]" (outermost first).
+/// Returns false with Error on a malformed or mismatched size.
+bool parseProblemSize(llvm::StringRef Text, unsigned Dims, ProblemSize &Out,
+                      std::string &Error);
+
+/// Thread-row counts of one launch of degree bT (a thread working on one
+/// row of the streaming dimension at one level), by class.
+struct ThreadClasses {
+  double OutOfBound = 0; // columns outside the array: shared stores only
+  double Boundary = 0;   // boundary cells: global loads, no computation
+  double Redundant = 0;  // computed in the halo, never stored
+  double Valid = 0;      // computed and stored
+};
+
+/// The model's account of one plan.
+struct Prediction {
+  int64_t BT = 0;
+  std::vector<int64_t> BS; // array order, as Plan::BS
+  int64_t StreamBlock = 0;
+  KernelKind Kernel = KernelKind::None;
+  ThreadClasses Threads;   // one launch of degree bT
+  double GlobalBytes = 0;  // per launch
+  double SharedBytes = 0;  // per launch, loads and stores
+  double Instructions = 0; // per launch, issue slots of all threads
+  double FlopSlots = 0;    // per launch, FP instructions (FMA = 1 slot)
+  double TimeCompute = 0, TimeIssue = 0, TimeShared = 0, TimeGlobal = 0;
+  double WaveEfficiency = 0, LatencyEfficiency = 0;
+  double EdgeFraction = 0;  // blocks touching the boundary
+  int64_t Blocks = 0;       // per launch
+  int64_t BlocksPerSM = 0;
+  int64_t Registers = 0;    // estimated per thread
+  int64_t RegisterCap = 0;  // what __launch_bounds__ leaves nvcc
+  bool Spills = false;      // estimate above the cap
+  std::string Limit;        // the bound that sets the time
+  double SecondsPerStep = 0;
+  double GFlops = 0;        // FLOPs of the update per cell x cells / time
+  void dump(llvm::raw_ostream &OS) const;
+};
+
+/// Registers per thread the generated kernel of P needs (section 6.3's
+/// bound refined against ptxas for an5dc's kernels, docs/model.md).
+int64_t estimateRegisters(const Plan &P);
+/// The register limit nvcc works under for P's __launch_bounds__.
+int64_t registerCap(const Plan &P, const DeviceSpec &D);
+
+/// Section 5's model of one plan.
+Prediction predict(const Stencil &S, const StencilAnalysis &A, const Plan &P,
+                   const ProblemSize &Size, const DeviceSpec &D);
+
+/// Parameters the user fixed on the command line (nullopt: free).
+struct SearchConstraints {
+  std::optional<int64_t> BT;
+  std::optional<std::vector<int64_t>> BS; // as PlanOptions::BS (user order)
+  std::optional<int64_t> StreamBlock;
+};
+
+/// Every configuration of the search space (bT 1..16 with bS 128/256/512
+/// in 2D, bT 1..8 with bS 16x16/32x16/32x32/64x16 in 3D, hSN 128/256/512)
+/// that plans under Base and C, best predicted first; those predicted to
+/// spill come last. Deterministic.
+std::vector<Prediction> rankConfigurations(const Stencil &S,
+                                           const StencilAnalysis &A,
+                                           const PlanOptions &Base,
+                                           const SearchConstraints &C,
+                                           const ProblemSize &Size,
+                                           const DeviceSpec &D);
+
+/// The plan options of a ranked configuration.
+PlanOptions optionsOf(const Prediction &P, const PlanOptions &Base);
+
+/// The `an5dc --model` table.
+void printRanking(llvm::raw_ostream &OS, const Stencil &S,
+                  const StencilAnalysis &A, const std::vector<Prediction> &R,
+                  const ProblemSize &Size, const DeviceSpec &D, size_t Top);
+
+/// "bT 4, bS 256, hSN 128" for a prediction (bS as the user writes it).
+std::string configLabel(const Prediction &P);
+
+} // namespace an5d
+
+#endif

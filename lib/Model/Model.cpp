@@ -1,0 +1,520 @@
+//===- Model.cpp - AN5D section 5's performance model ---------------------===//
+#include "an5d/Model.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <set>
+
+using namespace an5d;
+
+// --- Operations of the update -----------------------------------------------
+
+namespace {
+
+const Expr &stripped(const Expr &E) {
+  const Expr *X = &E;
+  while ((X->K == Expr::Paren || X->K == Expr::Cast) && !X->Args.empty())
+    X = &X->Args[0];
+  return *X;
+}
+
+bool readsCell(const Expr &E) {
+  if (E.K == Expr::Read)
+    return true;
+  for (const Expr &A : E.Args)
+    if (readsCell(A))
+      return true;
+  return false;
+}
+
+bool isProduct(const Expr &E) {
+  const Expr &X = stripped(E);
+  return X.K == Expr::Binary && X.Text == "*" && readsCell(X);
+}
+
+void addOps(OpMix &M, const OpMix &O) {
+  M.FMA += O.FMA;
+  M.MUL += O.MUL;
+  M.ADD += O.ADD;
+  M.DIV += O.DIV;
+  M.SQRT += O.SQRT;
+  M.OTHER += O.OTHER;
+}
+
+/// Operations of E's cell-dependent part; parts that read no cell are
+/// loop-invariant and hoisted by nvcc, so they cost nothing per cell.
+OpMix opsOf(const Expr &E) {
+  OpMix M;
+  if (!readsCell(E))
+    return M;
+  switch (E.K) {
+  case Expr::Binary: {
+    const Expr &L = E.Args[0], &R = E.Args[1];
+    if (E.Text == "+" || E.Text == "-") {
+      // a * b + c is one FMA: count the product's operands, not the product.
+      const Expr *Fused = isProduct(R) ? &R : isProduct(L) ? &L : nullptr;
+      if (Fused) {
+        const Expr &P = stripped(*Fused);
+        M.FMA += 1;
+        addOps(M, opsOf(P.Args[0]));
+        addOps(M, opsOf(P.Args[1]));
+        addOps(M, opsOf(Fused == &R ? L : R));
+        return M;
+      }
+      M.ADD += 1;
+    } else if (E.Text == "*") {
+      M.MUL += 1;
+    } else if (E.Text == "/") {
+      M.DIV += 1;
+    } else {
+      M.OTHER += 1;
+    }
+    break;
+  }
+  case Expr::Call:
+    if (E.Text == "sqrt" || E.Text == "sqrtf")
+      M.SQRT += 1;
+    else
+      M.OTHER += 1;
+    break;
+  default:
+    break; // parentheses, casts, negation: folded into neighbours
+  }
+  for (const Expr &A : E.Args)
+    addOps(M, opsOf(A));
+  return M;
+}
+
+} // namespace
+
+OpMix an5d::countOps(const Expr &Update) { return opsOf(Update); }
+
+double OpMix::instructions(ElemType Elem) const {
+  // IEEE division and sqrt without --use_fast_math: a reciprocal or square
+  // root estimate refined by FMAs plus a range check (SASS of nvcc 13).
+  bool F = Elem == ElemType::Float;
+  double Div = F ? 16 : 24, Sqrt = F ? 8 : 16;
+  return double(FMA + MUL + ADD + OTHER) + Div * DIV + Sqrt * SQRT;
+}
+
+double OpMix::aluEfficiency() const {
+  int64_t Ops = FMA + MUL + ADD + DIV + SQRT + OTHER;
+  return Ops ? double(flops()) / double(2 * Ops) : 1.0;
+}
+
+// --- Problem sizes ------------------------------------------------------------
+
+ProblemSize an5d::paperSize(unsigned Dims) {
+  ProblemSize P;
+  P.Extent.assign(Dims, Dims == 2 ? 16384 : 512);
+  return P;
+}
+
+bool an5d::parseProblemSize(llvm::StringRef Text, unsigned Dims,
+                            ProblemSize &Out, std::string &Error) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Text.split(Parts, 'x');
+  std::vector<int64_t> Ext;
+  for (llvm::StringRef P : Parts) {
+    int64_t V = 0;
+    if (P.trim().getAsInteger(10, V) || V < 1 || V > (int64_t(1) << 31)) {
+      Error = "--size '" + Text.str() +
+              "' is not a grid size; write N (every dimension) or NxM" +
+              (Dims == 3 ? "xL" : "") + ", outermost dimension first";
+      return false;
+    }
+    Ext.push_back(V);
+  }
+  if (Ext.size() == 1)
+    Ext.assign(Dims, Ext[0]);
+  if (Ext.size() != Dims) {
+    Error = "--size '" + Text.str() + "' gives " + std::to_string(Ext.size()) +
+            " extents for a " + std::to_string(Dims) +
+            "D stencil; write N or one extent per dimension";
+    return false;
+  }
+  Out.Extent = Ext;
+  return true;
+}
+
+// --- Registers ----------------------------------------------------------------
+
+int64_t an5d::estimateRegisters(const Plan &P) {
+  // Section 6.3 bounds the registers by bT * (2 rad + 1) + bT + 20 (float);
+  // an5dc's kernels keep one ring of Ring rows per level, two registers per
+  // double, plus the read-ahead rows and the row pointers. Fitted against
+  // ptxas -v for the 21 benchmarks (docs/model.md).
+  int64_t Words = P.Elem == ElemType::Double ? 2 : 1;
+  double Ring = double(P.Ring) * Words;
+  double Est = 30.0 + 1.4 * double(P.BT) * Ring + double(P.Prefetch * Words);
+  return std::min<int64_t>(255, int64_t(std::ceil(Est)));
+}
+
+int64_t an5d::registerCap(const Plan &P, const DeviceSpec &D) {
+  int64_t Blocks = std::max<int64_t>(1, P.MinBlocks);
+  int64_t Cap = D.RegistersPerSM / (P.Threads * Blocks);
+  Cap -= Cap % 8; // allocation granularity
+  return std::min(Cap, D.MaxRegistersPerThread);
+}
+
+// --- Counting a launch ---------------------------------------------------------
+
+namespace {
+
+int64_t overlap(int64_t A0, int64_t A1, int64_t B0, int64_t B1) {
+  return std::max<int64_t>(0, std::min(A1, B1) - std::max(A0, B0) + 1);
+}
+
+/// Columns of one blocked dimension over all blocks of a launch.
+struct ColumnCounts {
+  int64_t Blocks = 0;
+  int64_t InteriorBlocks = 0; // every column of the block in the interior
+  double Threads = 0, InArray = 0, Interior = 0, Valid = 0;
+};
+
+ColumnCounts countColumns(int64_t Extent, int64_t Lo, int64_t Hi, int64_t BS,
+                          int64_t Tile, int64_t Degree) {
+  ColumnCounts C;
+  int64_t First = Lo, Last = Extent - Hi - 1;
+  if (Last < First)
+    return C;
+  C.Blocks = (Last - First + 1 + Tile - 1) / Tile;
+  for (int64_t B = 0; B < C.Blocks; ++B) {
+    int64_t Origin = First + B * Tile - Degree * Lo;
+    int64_t End = Origin + BS - 1;
+    C.InteriorBlocks += Origin >= First && End <= Last;
+    C.Threads += double(BS);
+    C.InArray += double(overlap(Origin, End, 0, Extent - 1));
+    C.Interior += double(overlap(Origin, End, First, Last));
+    C.Valid += double(overlap(First + B * Tile, First + B * Tile + Tile - 1,
+                              First, Last));
+  }
+  return C;
+}
+
+/// Rows of the streaming dimension over all stream blocks of a launch.
+struct RowCounts {
+  int64_t Blocks = 0;
+  int64_t InteriorBlocks = 0; // every streamed row in the interior
+  double Streamed = 0;  // loop iterations (rows) of all stream blocks
+  double Loaded = 0;    // level-0 rows inside the array
+  double LoadedInterior = 0; // level-0 rows inside the interior
+  double Computed = 0;  // rows computed at levels 1..D, inside the interior
+  double Owned = 0;     // rows stored
+};
+
+RowCounts countRows(int64_t Extent, int64_t Lo, int64_t Hi, int64_t H,
+                    int64_t Degree, int64_t Ahead) {
+  RowCounts R;
+  int64_t First = Lo, Last = Extent - Hi - 1;
+  if (Last < First)
+    return R;
+  R.Blocks = (Last - First + 1 + H - 1) / H;
+  for (int64_t S = 0; S < R.Blocks; ++S) {
+    int64_t R0 = First + S * H, R1 = std::min(Last, R0 + H - 1);
+    R.InteriorBlocks +=
+        R0 - Degree * Lo >= First && R1 + Degree * Hi + Ahead <= Last;
+    R.Streamed += double(R1 - R0 + 1 + Degree * (Lo + Hi));
+    R.Loaded += double(overlap(R0 - Degree * Lo, R1 + Degree * Hi, 0,
+                               Extent - 1));
+    R.LoadedInterior += double(overlap(R0 - Degree * Lo, R1 + Degree * Hi,
+                                       First, Last));
+    for (int64_t L = 1; L <= Degree; ++L)
+      R.Computed += double(overlap(R0 - (Degree - L) * Lo,
+                                   R1 + (Degree - L) * Hi, First, Last));
+    R.Owned += double(R1 - R0 + 1);
+  }
+  return R;
+}
+
+/// Shared-memory loads of one computed cell: the reads of other columns
+/// that the kernel takes from shared memory.
+double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
+  std::set<std::vector<int64_t>> InPlane;
+  double Loads = 0;
+  for (const std::vector<int64_t> &O : A.Offsets) {
+    bool OwnColumn = true;
+    for (size_t D = 1; D < O.size(); ++D)
+      OwnColumn = OwnColumn && O[D] == 0;
+    if (OwnColumn)
+      continue;
+    Loads += 1;
+    InPlane.insert(std::vector<int64_t>(O.begin() + 1, O.end()));
+  }
+  // The associative kernel reads each neighbour of the incoming row once
+  // and adds it to every pending sum that needs it.
+  return P.Kernel == KernelKind::Assoc ? double(InPlane.size()) : Loads;
+}
+
+} // namespace
+
+Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
+                         const Plan &P, const ProblemSize &Size,
+                         const DeviceSpec &D) {
+  assert(P.Run == Scheme::N5D && "the model describes the N.5D kernels");
+  assert(Size.Extent.size() == P.Dims);
+  Prediction R;
+  R.BT = P.BT;
+  R.BS = P.BS;
+  R.StreamBlock = P.StreamBlock;
+  R.Kernel = P.Kernel;
+  const KernelPlan &K = P.Kernels.back();
+  const int64_t Deg = K.Degree;
+  const double Word = elemTypeBytes(P.Elem);
+
+  RowCounts Rows = countRows(Size.Extent[0], P.Lo[0], P.Hi[0], P.StreamBlock,
+                             Deg, P.Prefetch);
+  double Threads = 1, InArray = 1, Interior = 1, Valid = 1;
+  int64_t Blocks = Rows.Blocks, InteriorBlocks = Rows.InteriorBlocks;
+  for (unsigned Dm = 1; Dm < P.Dims; ++Dm) {
+    ColumnCounts C = countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm],
+                                  P.BS[Dm - 1], K.Tile[Dm - 1], Deg);
+    Threads *= C.Threads;
+    InArray *= C.InArray;
+    Interior *= C.Interior;
+    Valid *= C.Valid;
+    Blocks *= C.Blocks;
+    InteriorBlocks *= C.InteriorBlocks;
+  }
+  R.Blocks = Blocks;
+
+  double Computed = Interior * Rows.Computed;
+  double Owned = Valid * Rows.Owned;
+  R.Threads.OutOfBound = (Threads - InArray) * Rows.Streamed;
+  R.Threads.Boundary = InArray * Rows.Loaded - Interior * Rows.LoadedInterior;
+  R.Threads.Valid = Owned * double(Deg);
+  R.Threads.Redundant = std::max(0.0, Computed - R.Threads.Valid);
+
+  // Global memory: level 0 loads every in-array cell of the streamed rows,
+  // the last level stores the block's tile.
+  double Loads = InArray * Rows.Loaded, Stores = Owned;
+  R.GlobalBytes = (Loads + Stores) * Word;
+
+  // Shared memory: every thread stores one value per row and level that
+  // feeds the next level; computed cells load their other columns.
+  bool UsesShared = !P.SharedRows.empty();
+  double SharedStores =
+      UsesShared ? Threads * Rows.Streamed * double(Deg) : 0.0;
+  double SharedLoads = Computed * sharedLoadsPerCell(A, P);
+  R.SharedBytes = (SharedStores + SharedLoads) * Word;
+
+  OpMix Ops = countOps(S.Update);
+  double FpPerCell = Ops.instructions(P.Elem);
+  R.FlopSlots = Computed * FpPerCell;
+  R.Instructions = Computed * (FpPerCell + D.OverheadInstr) + SharedLoads +
+                   SharedStores * 2 /* store and barrier */ + Loads + Stores;
+
+  double Clock = D.ClockMHz * 1e6;
+  double Peak = (P.Elem == ElemType::Float ? D.Fp32GFlops : D.Fp64GFlops) *
+                1e9;
+  R.TimeCompute = 2.0 * R.FlopSlots / Peak;
+  R.TimeIssue = R.Instructions / (double(D.SMs) * 128.0 * Clock);
+  R.TimeShared = R.SharedBytes / (D.SharedGBs * 1e9);
+  R.TimeGlobal = R.GlobalBytes / (D.GlobalGBs * 1e9);
+
+  // Blocks per SM under the thread, block, register and shared limits.
+  R.Registers = estimateRegisters(P);
+  R.RegisterCap = registerCap(P, D);
+  R.Spills = R.Registers > R.RegisterCap;
+  int64_t Regs = std::min(R.Registers, R.RegisterCap);
+  int64_t RegsPerWarp = ((Regs * 32 + 255) / 256) * 256;
+  int64_t Warps = (P.Threads + 31) / 32;
+  int64_t PerSM = std::min(D.ThreadsPerSM / P.Threads, D.MaxBlocksPerSM);
+  PerSM = std::min(PerSM, D.RegistersPerSM / (RegsPerWarp * Warps));
+  if (P.SharedBytes > 0)
+    PerSM = std::min(PerSM, D.SharedPerSM / (P.SharedBytes + 1024));
+  R.BlocksPerSM = std::max<int64_t>(PerSM, 0);
+
+  double Resident = double(D.SMs * std::max<int64_t>(1, R.BlocksPerSM));
+  double Waves = std::ceil(double(Blocks) / Resident);
+  R.WaveEfficiency = Blocks ? double(Blocks) / (Waves * Resident) : 0.0;
+  // A block spends Issue cycles per row and level issuing its warps'
+  // instructions, and waits LatencyCycles per warp at the barrier (the
+  // slowest warp sets the pace); other resident blocks fill the wait
+  // (section 5's SM efficiency, refined for latency).
+  double RowLevels = Blocks ? Rows.Streamed / double(Rows.Blocks) * Deg : 1;
+  double PerThreadRowLevel =
+      Blocks ? R.Instructions / (double(Blocks) * P.Threads * RowLevels) : 0;
+  double Issue = double(Warps) * PerThreadRowLevel / 4.0;
+  // Blocks that actually share an SM: the limit, or fewer on a small grid.
+  double Sharing = std::min(double(std::max<int64_t>(1, R.BlocksPerSM)),
+                            std::max(1.0, double(Blocks) / double(D.SMs)));
+  R.LatencyEfficiency =
+      std::min(1.0, Sharing * Issue /
+                        (Issue + D.LatencyCycles * double(Warps)));
+
+  struct {
+    const char *Name;
+    double Time;
+  } Bounds[] = {{"compute", R.TimeCompute},
+                {"issue", R.TimeIssue},
+                {"shared memory", R.TimeShared},
+                {"global memory", R.TimeGlobal}};
+  double Worst = 0;
+  for (const auto &B : Bounds)
+    if (B.Time > Worst) {
+      Worst = B.Time;
+      R.Limit = B.Name;
+    }
+  double Eff = R.WaveEfficiency * R.LatencyEfficiency;
+  if (Eff < 1.0 && R.LatencyEfficiency < R.WaveEfficiency)
+    R.Limit += " (latency: " + std::to_string(R.BlocksPerSM) +
+               " blocks per SM)";
+  // Blocks touching the boundary run the copy of the streaming loop with
+  // per-row or per-cell tests.
+  R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
+  double Edge = 1.0 + R.EdgeFraction * (D.EdgeSlowdown - 1.0);
+  const double LaunchSeconds = 3e-6;
+  double Launch = (Eff > 0 ? Worst * Edge / Eff : 1e30) + LaunchSeconds;
+  R.SecondsPerStep = Launch / double(Deg);
+  double Cells = 1;
+  for (unsigned Dm = 0; Dm < P.Dims; ++Dm)
+    Cells *= double(std::max<int64_t>(0, Size.Extent[Dm] - P.Lo[Dm] -
+                                             P.Hi[Dm]));
+  R.GFlops = double(Ops.flops()) * Cells / R.SecondsPerStep / 1e9;
+  return R;
+}
+
+// --- Search ---------------------------------------------------------------------
+
+PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
+  PlanOptions O = Base;
+  O.BT = P.BT;
+  O.BS.assign(P.BS.rbegin(), P.BS.rend());
+  O.StreamBlock = P.StreamBlock;
+  return O;
+}
+
+std::vector<Prediction> an5d::rankConfigurations(
+    const Stencil &S, const StencilAnalysis &A, const PlanOptions &Base,
+    const SearchConstraints &C, const ProblemSize &Size, const DeviceSpec &D) {
+  unsigned Dims = S.numSpaceDims();
+  std::vector<std::vector<int64_t>> Blocks =
+      Dims == 2 ? std::vector<std::vector<int64_t>>{{128}, {256}, {512}}
+                : std::vector<std::vector<int64_t>>{
+                      {16, 16}, {32, 16}, {32, 32}, {64, 16}};
+  if (C.BS)
+    Blocks = {*C.BS};
+  std::vector<int64_t> Degrees;
+  for (int64_t T = 1; T <= (Dims == 2 ? 16 : 8); ++T)
+    Degrees.push_back(T);
+  if (C.BT)
+    Degrees = {*C.BT};
+  std::vector<int64_t> Streams = Dims == 2
+                                     ? std::vector<int64_t>{128, 256, 512}
+                                     : std::vector<int64_t>{128, 256};
+  if (C.StreamBlock)
+    Streams = {*C.StreamBlock};
+
+  std::vector<Prediction> Out;
+  for (const std::vector<int64_t> &BS : Blocks)
+    for (int64_t T : Degrees)
+      for (int64_t H : Streams) {
+        PlanOptions O = Base;
+        O.BT = T;
+        O.BS = BS;
+        O.StreamBlock = H;
+        Plan P;
+        std::string Ignored;
+        if (!makePlan(S, A, O, P, Ignored) ||
+            P.SharedBytes > D.SharedPerBlock)
+          continue;
+        Out.push_back(predict(S, A, P, Size, D));
+      }
+  auto Key = [](const Prediction &P) {
+    return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,
+                           P.StreamBlock);
+  };
+  std::sort(Out.begin(), Out.end(),
+            [&](const Prediction &X, const Prediction &Y) {
+              return Key(X) < Key(Y);
+            });
+  return Out;
+}
+
+// --- Printing ---------------------------------------------------------------------
+
+namespace {
+
+std::string userBlock(const std::vector<int64_t> &BS) {
+  std::string S;
+  for (auto I = BS.rbegin(); I != BS.rend(); ++I)
+    S += (S.empty() ? "" : ",") + std::to_string(*I);
+  return S;
+}
+
+std::string sizeText(const ProblemSize &Size) {
+  std::string S;
+  for (int64_t E : Size.Extent)
+    S += (S.empty() ? "" : "x") + std::to_string(E);
+  return S;
+}
+
+} // namespace
+
+std::string an5d::configLabel(const Prediction &P) {
+  return "bT " + std::to_string(P.BT) + ", bS " + userBlock(P.BS) +
+         ", hSN " + std::to_string(P.StreamBlock);
+}
+
+void Prediction::dump(llvm::raw_ostream &OS) const {
+  OS << "prediction: " << configLabel(*this) << ", kernel "
+     << kernelKindName(Kernel) << "\n";
+  OS << llvm::format("  threads (thread-rows): out-of-bound %.0f, boundary "
+                     "%.0f, redundant %.0f, valid %.0f\n",
+                     Threads.OutOfBound, Threads.Boundary, Threads.Redundant,
+                     Threads.Valid);
+  OS << llvm::format("  per launch: %lld blocks, global %.0f bytes, shared "
+                     "%.0f bytes, %.0f instructions, %.0f FP slots\n",
+                     (long long)Blocks, GlobalBytes, SharedBytes,
+                     Instructions, FlopSlots);
+  OS << llvm::format("  times (us): compute %.1f, issue %.1f, shared %.1f, "
+                     "global %.1f\n",
+                     TimeCompute * 1e6, TimeIssue * 1e6, TimeShared * 1e6,
+                     TimeGlobal * 1e6);
+  OS << llvm::format("  registers %lld (cap %lld%s), %lld blocks per SM, "
+                     "wave efficiency %.3f, latency efficiency %.3f, "
+                     "edge blocks %.3f\n",
+                     (long long)Registers, (long long)RegisterCap,
+                     Spills ? ", spills" : "", (long long)BlocksPerSM,
+                     WaveEfficiency, LatencyEfficiency, EdgeFraction);
+  OS << llvm::format("  limit: %s; %.4f ms per step, %.1f GFLOP/s\n",
+                     Limit.c_str(), SecondsPerStep * 1e3, GFlops);
+}
+
+void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
+                        const StencilAnalysis &A,
+                        const std::vector<Prediction> &R,
+                        const ProblemSize &Size, const DeviceSpec &D,
+                        size_t Top) {
+  OpMix Ops = countOps(S.Update);
+  OS << "an5dc model: " << S.Function << " (" << S.numSpaceDims() << "D "
+     << elemTypeName(S.Elem) << ", " << shapeName(A.StencilShape)
+     << ", radius " << A.Radius << ") on " << D.Name << " (" << D.FullName
+     << ")\n";
+  OS << "  grid " << sizeText(Size) << ", " << Ops.flops()
+     << " FLOP per cell (FMA " << Ops.FMA << ", MUL " << Ops.MUL << ", ADD "
+     << Ops.ADD << ", DIV " << Ops.DIV << ", SQRT " << Ops.SQRT << ", other "
+     << Ops.OTHER << ")\n";
+  size_t Spilling = 0;
+  for (const Prediction &P : R)
+    Spilling += P.Spills;
+  OS << "  " << R.size() << " configurations planned, " << Spilling
+     << " predicted to spill registers (ranked last)\n";
+  OS << "rank   bT       bS   hSN    GFLOP/s    ms/step  regs   cap "
+        "blk/SM  limit\n";
+  for (size_t I = 0; I < R.size() && I < Top; ++I) {
+    const Prediction &P = R[I];
+    OS << llvm::format("%4zu %4lld %8s %5lld %10.1f %10.4f %5lld %5lld %6lld  "
+                       "%s%s\n",
+                       I + 1, (long long)P.BT, userBlock(P.BS).c_str(),
+                       (long long)P.StreamBlock, P.GFlops,
+                       P.SecondsPerStep * 1e3, (long long)P.Registers,
+                       (long long)P.RegisterCap, (long long)P.BlocksPerSM,
+                       P.Limit.c_str(), P.Spills ? ", spills" : "");
+  }
+}
