@@ -1,0 +1,121 @@
+// Unit tests of the performance model against hand-computed cases.
+#include "an5d/Model.h"
+
+#include <gtest/gtest.h>
+
+using namespace an5d;
+
+namespace {
+
+Expr read(unsigned Index) {
+  Expr E;
+  E.K = Expr::Read;
+  E.ReadIndex = Index;
+  return E;
+}
+
+Expr binary(const char *Op, Expr L, Expr R) {
+  Expr E;
+  E.K = Expr::Binary;
+  E.Text = Op;
+  E.Args = {std::move(L), std::move(R)};
+  return E;
+}
+
+/// A 2D five-point stencil of reach 1 whose update is one addition.
+struct FivePoint {
+  Stencil S;
+  StencilAnalysis A;
+  FivePoint() {
+    S.Elem = ElemType::Float;
+    S.Space.resize(2);
+    S.Update = binary("+", read(0), read(1));
+    A.Dims = 2;
+    A.Offsets = {{-1, 0}, {0, -1}, {0, 0}, {0, 1}, {1, 0}};
+    A.ReadOffsets = A.Offsets;
+    A.ReachLo = {1, 1};
+    A.ReachHi = {1, 1};
+    A.Radius = 1;
+    A.DiagonalFree = true;
+  }
+};
+
+} // namespace
+
+TEST(ModelTest, DevicesByName) {
+  ASSERT_FALSE(deviceTable().empty());
+  EXPECT_EQ(deviceTable().front().Name, "H100");
+  ASSERT_NE(findDevice("h200"), nullptr);
+  EXPECT_EQ(findDevice("NVIDIA H100")->GlobalGBs, 2908);
+  EXPECT_EQ(findDevice("V100")->SMs, 80);
+  EXPECT_EQ(findDevice("K80"), nullptr);
+}
+
+TEST(ModelTest, ProblemSizes) {
+  ProblemSize P;
+  std::string Error;
+  ASSERT_TRUE(parseProblemSize("512", 3, P, Error));
+  EXPECT_EQ(P.Extent, (std::vector<int64_t>{512, 512, 512}));
+  ASSERT_TRUE(parseProblemSize("100x200", 2, P, Error));
+  EXPECT_EQ(P.Extent, (std::vector<int64_t>{100, 200}));
+  EXPECT_FALSE(parseProblemSize("100x", 2, P, Error));
+  EXPECT_FALSE(parseProblemSize("1x2x3", 2, P, Error));
+  EXPECT_EQ(paperSize(2).Extent, (std::vector<int64_t>{16384, 16384}));
+}
+
+TEST(ModelTest, OperationMix) {
+  // 0.5 * a + 0.25 * b: one FMA and one MUL, 3 FLOPs, ALU efficiency 3/4.
+  Expr C;
+  C.K = Expr::Literal;
+  Expr E = binary("+", binary("*", C, read(0)), binary("*", C, read(1)));
+  OpMix M = countOps(E);
+  EXPECT_EQ(M.FMA, 1);
+  EXPECT_EQ(M.MUL, 1);
+  EXPECT_EQ(M.ADD, 0);
+  EXPECT_EQ(M.flops(), 3);
+  EXPECT_DOUBLE_EQ(M.aluEfficiency(), 0.75);
+  // A product of constants is hoisted: no operation per cell.
+  EXPECT_EQ(countOps(binary("*", C, C)).flops(), 0);
+}
+
+TEST(ModelTest, RegisterCapFollowsLaunchBounds) {
+  const DeviceSpec &H100 = *findDevice("H100");
+  Plan P;
+  P.Threads = 1024;
+  EXPECT_EQ(registerCap(P, H100), 64);
+  P.Threads = 256;
+  EXPECT_EQ(registerCap(P, H100), 255);
+  P.Threads = 512;
+  P.MinBlocks = 2;
+  EXPECT_EQ(registerCap(P, H100), 64);
+}
+
+// A 10x10 array (8x8 interior), bT 1, bS 8 (tiles of 6 columns: 2 blocks),
+// hSN 4 (2 stream blocks). Columns of the two blocks: 0..7 and 6..13, so
+// 12 in the array, 10 in the interior, 8 stored; rows of the two stream
+// blocks: 0..5 and 4..9 loaded (12), 8 computed and stored.
+TEST(ModelTest, ThreadClassesAndTrafficByHand) {
+  FivePoint F;
+  PlanOptions O;
+  O.Kernel = KernelKind::None;
+  O.BT = 1;
+  O.BS = {8};
+  O.StreamBlock = 4;
+  Plan P;
+  std::string Error;
+  ASSERT_TRUE(makePlan(F.S, F.A, O, P, Error)) << Error;
+  ProblemSize Size;
+  Size.Extent = {10, 10};
+  Prediction R = predict(F.S, F.A, P, Size, *findDevice("H100"));
+  EXPECT_EQ(R.Blocks, 4);
+  EXPECT_DOUBLE_EQ(R.Threads.OutOfBound, 4.0 * 12);     // 16 - 12 columns
+  EXPECT_DOUBLE_EQ(R.Threads.Boundary, 12.0 * 12 - 10 * 10);
+  EXPECT_DOUBLE_EQ(R.Threads.Valid, 8.0 * 8);
+  EXPECT_DOUBLE_EQ(R.Threads.Redundant, 10.0 * 8 - 64);
+  // Loads 12 x 12 cells, stores 8 x 8, 4 bytes each.
+  EXPECT_DOUBLE_EQ(R.GlobalBytes, (144.0 + 64.0) * 4);
+  // Stores: 16 threads x 12 rows; loads: 80 computed cells x 2 neighbours.
+  EXPECT_DOUBLE_EQ(R.SharedBytes, (192.0 + 160.0) * 4);
+  // Every block touches the boundary.
+  EXPECT_DOUBLE_EQ(R.EdgeFraction, 1.0);
+}
