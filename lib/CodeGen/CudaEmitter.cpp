@@ -805,17 +805,21 @@ void Emitter::candidateList() {
   }
 }
 
-void Emitter::candidateSection(size_t Index) {
-  W.line("// ---- candidate " + str(Index) + ": " + planLabel(P) + " ----");
-  parameters();
-  W.line("namespace an5d_config_" + str(Index) + " {");
-  W.line("");
+void Emitter::n5dDeviceCode() {
   boundaryHelper();
   updateFunction();
   for (const KernelPlan &K : P.Kernels)
     kernel(K);
   launchFunction();
   stepsFunction();
+}
+
+void Emitter::candidateSection(size_t Index) {
+  W.line("// ---- candidate " + str(Index) + ": " + planLabel(P) + " ----");
+  parameters();
+  W.line("namespace an5d_config_" + str(Index) + " {");
+  W.line("");
+  n5dDeviceCode();
   W.line("} // namespace an5d_config_" + str(Index));
   for (const std::string &M : ParamMacros)
     W.raw("#undef " + M);
@@ -1054,12 +1058,7 @@ std::string Emitter::run() {
   } else if (Plans.size() == 1) {
     header();
     prelude();
-    boundaryHelper();
-    updateFunction();
-    for (const KernelPlan &K : P.Kernels)
-      kernel(K);
-    launchFunction();
-    stepsFunction();
+    n5dDeviceCode();
   } else {
     header();
     preludeCommon();

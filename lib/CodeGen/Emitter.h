@@ -73,6 +73,8 @@ private:
   /// ParamMacros so an autotuned file can #undef them after the plan).
   void parameters();
   void smWrapper();
+  /// The N.5D plan's device helpers, kernels, launch and steps functions.
+  void n5dDeviceCode();
   /// One candidate of an autotuned file: its parameters, device code and
   /// an5d_steps in namespace an5d_config_<index>.
   void candidateSection(size_t Index);
