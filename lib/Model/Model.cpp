@@ -506,15 +506,20 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
   OS << "  " << R.size() << " configurations planned, " << Spilling
      << " predicted to spill registers (ranked last)\n";
   OS << "rank   bT       bS   hSN    GFLOP/s    ms/step  regs   cap "
-        "blk/SM  limit\n";
+        "blk/SM  occ.  limit\n";
   for (size_t I = 0; I < R.size() && I < Top; ++I) {
     const Prediction &P = R[I];
-    OS << llvm::format("%4zu %4lld %8s %5lld %10.1f %10.4f %5lld %5lld %6lld  "
-                       "%s%s\n",
+    int64_t Threads = 1;
+    for (int64_t B : P.BS)
+      Threads *= B;
+    double Occupancy = double(P.BlocksPerSM * Threads) / double(D.ThreadsPerSM);
+    OS << llvm::format("%4zu %4lld %8s %5lld %10.1f %10.4f %5lld %5lld %6lld "
+                       "%4.0f%%  %s%s\n",
                        I + 1, (long long)P.BT, userBlock(P.BS).c_str(),
                        (long long)P.StreamBlock, P.GFlops,
                        P.SecondsPerStep * 1e3, (long long)P.Registers,
                        (long long)P.RegisterCap, (long long)P.BlocksPerSM,
-                       P.Limit.c_str(), P.Spills ? ", spills" : "");
+                       100.0 * Occupancy, P.Limit.c_str(),
+                       P.Spills ? ", spills" : "");
   }
 }
