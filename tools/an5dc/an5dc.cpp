@@ -1,8 +1,8 @@
 //===- an5dc.cpp - The an5dc driver ---------------------------------------===//
 //
-// Options, then the pipeline in order: frontend, polyhedral model, analysis
-// then the plan and the CUDA emission (then the performance model as it
-// lands). The output is written to a temporary file and renamed into place
+// Options, then the pipeline in order: frontend, polyhedral model, analysis,
+// the performance model's choice of parameters (what the user did not give),
+// the plan and the CUDA emission. The output is written to a temporary file and renamed into place
 // only when every stage succeeded, so a failure leaves no output file.
 // '--dump=<stage>' prints a stage's result and stops there.
 //
@@ -39,16 +39,17 @@ cl::opt<std::string> Input(cl::Positional, cl::desc("<input.c>"),
 cl::opt<std::string> Output("o", cl::desc("Write the generated CUDA here"),
                             cl::value_desc("file"), cl::cat(Category));
 
-cl::opt<int> BlockT("bT", cl::desc("Degree of temporal blocking (default 4)"),
+cl::opt<int> BlockT("bT", cl::desc("Degree of temporal blocking (default: the performance "
+                             "model's choice)"),
                     cl::value_desc("N"), cl::init(4), cl::cat(Category));
 cl::opt<std::string> BlockS(
     "bS",
-    cl::desc("Threads per block: X (2D, default 128) or X,Y (3D, default "
-             "32,32); X runs along the innermost dimension"),
+    cl::desc("Threads per block: X (2D) or X,Y (3D), X along the innermost "
+             "dimension (default: the performance model's choice)"),
     cl::value_desc("X[,Y]"), cl::cat(Category));
 cl::opt<int> StreamLength(
-    "sl", cl::desc("Rows of the streaming dimension per block (hSN, default "
-                   "128)"),
+    "sl", cl::desc("Rows of the streaming dimension per block (hSN; default: "
+                   "the performance model's choice)"),
     cl::value_desc("H"), cl::init(128), cl::cat(Category));
 
 cl::opt<Scheme> SchemeOpt(
