@@ -2,8 +2,9 @@
 //
 // Options, then the pipeline in order: frontend, polyhedral model, analysis,
 // the performance model's choice of parameters (what the user did not give),
-// the plan and the CUDA emission. The output is written to a temporary file and renamed into place
-// only when every stage succeeded, so a failure leaves no output file.
+// the plan and the CUDA emission. The output is written to a temporary file
+// and renamed into place only when every stage succeeded, so a failure
+// leaves no output file.
 // '--dump=<stage>' prints a stage's result and stops there.
 //
 //===----------------------------------------------------------------------===//
