@@ -472,8 +472,8 @@ void Prediction::dump(llvm::raw_ostream &OS) const {
                      "%.0f bytes, %.0f instructions, %.0f FP slots\n",
                      (long long)Blocks, GlobalBytes, SharedBytes,
                      Instructions, FlopSlots);
-  OS << llvm::format("  times (us): compute %.1f, issue %.1f, shared %.1f, "
-                     "global %.1f\n",
+  OS << llvm::format("  times (us): compute %.3f, issue %.3f, shared %.3f, "
+                     "global %.3f\n",
                      TimeCompute * 1e6, TimeIssue * 1e6, TimeShared * 1e6,
                      TimeGlobal * 1e6);
   OS << llvm::format("  registers %lld (cap %lld%s), %lld blocks per SM, "
@@ -499,7 +499,8 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
   OS << "  grid " << sizeText(Size) << ", " << Ops.flops()
      << " FLOP per cell (FMA " << Ops.FMA << ", MUL " << Ops.MUL << ", ADD "
      << Ops.ADD << ", DIV " << Ops.DIV << ", SQRT " << Ops.SQRT << ", other "
-     << Ops.OTHER << ")\n";
+     << Ops.OTHER << "), ALU efficiency "
+     << llvm::format("%.2f", Ops.aluEfficiency()) << "\n";
   size_t Spilling = 0;
   for (const Prediction &P : R)
     Spilling += P.Spills;

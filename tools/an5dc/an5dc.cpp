@@ -129,7 +129,7 @@ cl::opt<std::string> Calibration(
              "edge-block slowdown (for calibration runs, docs/model.md)"),
     cl::value_desc("OVERHEAD,LATENCY,EDGE"), cl::Hidden, cl::cat(Category));
 
-enum class DumpStage { None, Stencil, Scop, Analysis, Plan };
+enum class DumpStage { None, Stencil, Scop, Analysis, Plan, Model };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
     cl::values(clEnumValN(DumpStage::Stencil, "stencil",
@@ -140,7 +140,10 @@ cl::opt<DumpStage> Dump(
                clEnumValN(DumpStage::Analysis, "analysis",
                           "offsets, reach, shape, associativity, bounds"),
                clEnumValN(DumpStage::Plan, "plan",
-                          "block shape, tiles, registers, shared memory")),
+                          "block shape, tiles, registers, shared memory"),
+               clEnumValN(DumpStage::Model, "model",
+                          "the performance model's account of the chosen "
+                          "configuration: thread classes, traffic, bounds")),
     cl::init(DumpStage::None), cl::cat(Category));
 
 void printVersion(llvm::raw_ostream &OS) {
@@ -227,7 +230,8 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
 /// --autotune=K). With --model or --model-csv prints the ranking and
 /// leaves Plans empty. False after reporting an error.
 bool choosePlans(const Stencil &S, const StencilAnalysis &A,
-                 const PlanOptions &PO, std::vector<Plan> &Plans) {
+                 const PlanOptions &PO, std::vector<Plan> &Plans,
+                 std::vector<Prediction> &Predictions) {
   const DeviceSpec *Found = findDevice(Gpu);
   if (!Found) {
     std::string Known;
@@ -315,6 +319,7 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
       (void)Planned;
       P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
       Plans.push_back(P);
+      Predictions.push_back(Ranking[I]);
     }
     if (!Plans.empty())
       return true;
@@ -324,10 +329,12 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
     llvm::errs() << "an5dc: error: " << Error << "\n";
     return false;
   }
-  if (PO.Run == Scheme::N5D)
+  if (PO.Run == Scheme::N5D) {
     P.Origin = "given on the command line (-bT " + std::to_string(PO.BT) +
                " -bS " + BlockS + " --sl " + std::to_string(PO.StreamBlock) +
                ")";
+    Predictions.push_back(predict(S, A, P, Size, *Dev));
+  }
   Plans.push_back(P);
   return true;
 }
@@ -493,7 +500,8 @@ int runPipeline(const FrontendOptions &Opts) {
     A->dump(llvm::outs());
     return 0;
   }
-  if (Output.empty() && Dump != DumpStage::Plan && !ModelOpt && !ModelCsv) {
+  if (Output.empty() && Dump != DumpStage::Plan && Dump != DumpStage::Model &&
+      !ModelOpt && !ModelCsv) {
     llvm::errs() << S->FileName << ": stencil '" << S->Function
                  << "' accepted: " << S->numSpaceDims() << "D, radius "
                  << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
@@ -542,7 +550,8 @@ int runPipeline(const FrontendOptions &Opts) {
     return 1;
   }
   std::vector<Plan> Plans;
-  if (!choosePlans(*S, *A, PO, Plans))
+  std::vector<Prediction> Predictions;
+  if (!choosePlans(*S, *A, PO, Plans, Predictions))
     return 1;
   if (Plans.empty())
     return 0; // --model printed its table
@@ -550,6 +559,14 @@ int runPipeline(const FrontendOptions &Opts) {
     for (const Plan &P : Plans)
       P.dump(llvm::outs());
     return 0;
+  }
+  if (Dump == DumpStage::Model) {
+    if (Predictions.empty())
+      llvm::errs() << "an5dc: error: --dump=model describes the N.5D scheme; "
+                      "the naive scheme has no model\n";
+    for (const Prediction &R : Predictions)
+      R.dump(llvm::outs());
+    return Predictions.empty() ? 1 : 0;
   }
   if (D.hasErrors())
     return 1;
