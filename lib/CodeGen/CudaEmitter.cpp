@@ -678,12 +678,23 @@ void Emitter::verifyHelpers() {
   W.line("");
 }
 
+/// Text for inside a C string literal: backslashes and quotes escaped.
+static std::string quoted(const std::string &Text) {
+  std::string Out;
+  for (char C : Text) {
+    if (C == '\\' || C == '"')
+      Out += '\\';
+    Out += C;
+  }
+  return Out;
+}
+
 // --- 6. The user's program ----------------------------------------------------------
 
 void Emitter::userProgram() {
   const std::string &T = Src.Text;
   W.raw("// ---- " + S.FileName + ", the scop region replaced ----");
-  W.raw("#line 1 \"" + S.FileName + "\"");
+  W.raw("#line 1 \"" + quoted(S.FileName) + "\"");
   std::string Before = T.substr(0, Src.ScopBegin);
   // CodeWriter::raw adds the newline of each line; the user's text keeps
   // its own, so append the text in one piece (minus its last newline).
@@ -750,7 +761,8 @@ void Emitter::userProgram() {
        ", " + Cells + ");");
   W.raw("#endif");
   line("}");
-  W.raw("#line " + str(Src.EndLine + 1) + " \"" + S.FileName + "\"");
+  W.raw("#line " + str(Src.EndLine + 1) + " \"" + quoted(S.FileName) +
+        "\"");
   std::string After = T.substr(Src.ScopEnd);
   if (!After.empty() && After.back() == '\n')
     After.pop_back();
@@ -838,9 +850,11 @@ void Emitter::tuner() {
     Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" + BS + "/" +
                  str(C.StreamBlock);
   }
+  // The file name goes into a C string that is also a printf format.
   std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);
   for (char &C : File)
-    if (C == ' ' || C == '\t')
+    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '.' &&
+        C != '-' && C != '_')
       C = '_';
   W.line("// ---- autotuning ----");
   W.line("// Candidate labels, in the order of the namespaces.");
