@@ -85,6 +85,8 @@ struct ProblemSize {
 };
 /// The paper's sizes (section 6.1): 16384^2 or 512^3, 1000 steps.
 ProblemSize paperSize(unsigned Dims);
+/// "16384x16384": the extents, outermost first.
+std::string sizeText(const ProblemSize &Size);
 /// Parses --size: "N" (every dimension N) or "NxM[xL]" (outermost first).
 /// Returns false with Error on a malformed or mismatched size.
 bool parseProblemSize(llvm::StringRef Text, unsigned Dims, ProblemSize &Out,

@@ -114,6 +114,11 @@ constexpr int64_t MaxPrefetch = 8;
 /// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
 constexpr int64_t MaxThreadsPerSM = 2048;
 
+/// Block sizes (array order, as Plan::BS) as the user writes them:
+/// innermost dimension first, joined by Sep ("256", "32,16" or "32x16").
+std::string userBlockSizes(const std::vector<int64_t> &BS,
+                           const char *Sep = ",");
+
 /// Naive scheme: threads per block along each dimension, array order.
 std::vector<int64_t> naiveBlock(unsigned Dims);
 

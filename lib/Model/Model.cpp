@@ -438,26 +438,15 @@ std::vector<Prediction> an5d::rankConfigurations(
 
 // --- Printing ---------------------------------------------------------------------
 
-namespace {
-
-std::string userBlock(const std::vector<int64_t> &BS) {
-  std::string S;
-  for (auto I = BS.rbegin(); I != BS.rend(); ++I)
-    S += (S.empty() ? "" : ",") + std::to_string(*I);
-  return S;
-}
-
-std::string sizeText(const ProblemSize &Size) {
+std::string an5d::sizeText(const ProblemSize &Size) {
   std::string S;
   for (int64_t E : Size.Extent)
     S += (S.empty() ? "" : "x") + std::to_string(E);
   return S;
 }
 
-} // namespace
-
 std::string an5d::configLabel(const Prediction &P) {
-  return "bT " + std::to_string(P.BT) + ", bS " + userBlock(P.BS) +
+  return "bT " + std::to_string(P.BT) + ", bS " + userBlockSizes(P.BS) +
          ", hSN " + std::to_string(P.StreamBlock);
 }
 
@@ -516,7 +505,7 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
     double Occupancy = double(P.BlocksPerSM * Threads) / double(D.ThreadsPerSM);
     OS << llvm::format("%4zu %4lld %8s %5lld %10.1f %10.4f %5lld %5lld %6lld "
                        "%4.0f%%  %s%s\n",
-                       I + 1, (long long)P.BT, userBlock(P.BS).c_str(),
+                       I + 1, (long long)P.BT, userBlockSizes(P.BS).c_str(),
                        (long long)P.StreamBlock, P.GFlops,
                        P.SecondsPerStep * 1e3, (long long)P.Registers,
                        (long long)P.RegisterCap, (long long)P.BlocksPerSM,

@@ -22,12 +22,11 @@ static std::string joinX(const std::vector<int64_t> &V) {
   return S;
 }
 
-/// Block sizes as the user writes them: innermost dimension first.
-static std::string userBS(const std::vector<int64_t> &BS) {
-  std::vector<int64_t> R(BS.rbegin(), BS.rend());
+std::string an5d::userBlockSizes(const std::vector<int64_t> &BS,
+                                 const char *Sep) {
   std::string S;
-  for (size_t I = 0; I < R.size(); ++I)
-    S += (I ? "," : "") + std::to_string(R[I]);
+  for (auto I = BS.rbegin(); I != BS.rend(); ++I)
+    S += (S.empty() ? "" : Sep) + std::to_string(*I);
   return S;
 }
 
@@ -207,13 +206,13 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
     if (P.BS[D] < 1) {
-      Error = "-bS " + userBS(P.BS) + ": block sizes must be positive";
+      Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
       return false;
     }
     if (P.BS[D] <= P.BT * Reach) {
       std::string Which = Blocked == 1 ? "" : (D + 1 == Blocked ? " along X"
                                                                 : " along Y");
-      Error = "-bS " + userBS(P.BS) + " is too small for -bT " +
+      Error = "-bS " + userBlockSizes(P.BS) + " is too small for -bT " +
               std::to_string(P.BT) + ": a block of " +
               std::to_string(P.BS[D]) + " threads" + Which +
               " loses " + std::to_string(P.BT * Reach) +
@@ -225,7 +224,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     P.Threads *= P.BS[D];
   }
   if (P.Threads > 1024) {
-    Error = "-bS " + userBS(P.BS) + " makes blocks of " +
+    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
             std::to_string(P.Threads) +
             " threads; CUDA allows at most 1024 threads per block, use a "
             "smaller -bS";
@@ -258,7 +257,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   P.SharedBytes = 2 * int64_t(P.SharedRows.size()) * P.SharedPlaneCells *
                   elemTypeBytes(P.Elem);
   if (P.SharedBytes > MaxSharedBytes) {
-    Error = "-bS " + userBS(P.BS) + " needs " +
+    Error = "-bS " + userBlockSizes(P.BS) + " needs " +
             std::to_string(P.SharedBytes) +
             " bytes of shared memory per block (2 buffers of " +
             std::to_string(P.SharedRows.size()) + " rows of " +
@@ -286,7 +285,7 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   if (Run == Scheme::Naive) {
     OS << "  dimensions: " << Dims << "\n";
     OS << "  element type: " << elemTypeName(Elem) << "\n";
-    OS << "  block: " << userBS(naiveBlock(Dims)) << " (threads per block: "
+    OS << "  block: " << userBlockSizes(naiveBlock(Dims)) << " (threads per block: "
        << Threads << "), one thread per cell, one launch per step\n";
     OS << "  min blocks per SM: " << MinBlocks << "\n";
     return;
@@ -302,7 +301,7 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   if (!Origin.empty())
     OS << "  parameters: " << Origin << "\n";
   OS << "  bT: " << BT << "\n";
-  OS << "  bS: " << userBS(BS) << " (threads per block: " << Threads
+  OS << "  bS: " << userBlockSizes(BS) << " (threads per block: " << Threads
      << ")\n";
   OS << "  stream block (hSN): " << StreamBlock << " rows\n";
   OS << "  reach:";

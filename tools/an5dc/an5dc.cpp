@@ -183,9 +183,7 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
         "global_us,wave_efficiency,latency_efficiency\n";
   for (size_t I = 0; I < R.size(); ++I) {
     const Prediction &P = R[I];
-    std::string BS;
-    for (auto It = P.BS.rbegin(); It != P.BS.rend(); ++It)
-      BS += (BS.empty() ? "" : "x") + std::to_string(*It);
+    std::string BS = userBlockSizes(P.BS, "x");
     OS << llvm::format("%zu,%lld,%s,%lld,%s,%.1f,%.6f,%s,%lld,%lld,%d,%lld,"
                        "%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
                        I + 1, (long long)P.BT, BS.c_str(),
@@ -198,13 +196,6 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
                        P.TimeShared * 1e6, P.TimeGlobal * 1e6,
                        P.WaveEfficiency, P.LatencyEfficiency);
   }
-}
-
-std::string sizeText(const ProblemSize &Size) {
-  std::string T;
-  for (int64_t E : Size.Extent)
-    T += (T.empty() ? "" : "x") + std::to_string(E);
-  return T;
 }
 
 /// The header's account of a plan the model chose.
