@@ -807,6 +807,16 @@ inline T __ldg(const T* p) {
   return *p;
 }
 
+// Asynchronous copies of <cuda_pipeline.h>: the emulation copies at once,
+// which is one of the orders the real copy may take.
+inline void __pipeline_memcpy_async(void* dst, const void* src, size_t size,
+                                    size_t zfill = 0) {
+  std::memcpy(dst, src, size - zfill);
+  std::memset(static_cast<char*>(dst) + (size - zfill), 0, zfill);
+}
+inline void __pipeline_commit() {}
+inline void __pipeline_wait_prior(size_t) {}
+
 // Math: sqrtf, sqrt, fabsf, expf, powf, fmaxf, fminf, ... come from <math.h>
 // and <cmath> (overloads for float are in the global namespace).
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }

@@ -22,3 +22,10 @@ config.substitutions.append(("%an5dc_emucc", os.path.join(config.an5d_bin_dir, "
 config.substitutions.append(("%an5dc", os.path.join(config.an5d_bin_dir, "an5dc")))
 config.substitutions.append(("%benchmarks", os.path.join(config.an5d_src_root, "benchmarks")))
 config.substitutions.append(("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
+
+# nvcc, where installed, lets tests read ptxas's register and spill report.
+import shutil
+_nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if _nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", _nvcc))

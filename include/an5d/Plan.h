@@ -48,6 +48,9 @@ struct PlanOptions {
   /// Rows level 0 is read ahead of its use (--prefetch), 0 to
   /// MaxPrefetch; -1: the default, 2.
   int64_t Prefetch = -1;
+  /// Read level 0 ahead with asynchronous copies into shared memory
+  /// (--async-prefetch, the default) instead of into registers.
+  bool AsyncPrefetch = true;
   int64_t BT = 4;            // degree of temporal blocking (-bT)
   /// -bS as given: X[,Y], X along the innermost (contiguous) dimension.
   /// Empty: the default (128 in 2D, 32x32 in 3D).
@@ -64,6 +67,9 @@ struct KernelPlan {
   /// Rows of the streaming loop unrolled in the kernel body: the period of
   /// the register ring and of the shared buffer parity.
   int64_t Unroll = 1;
+  /// Asynchronous read-ahead: shared slots per thread holding the rows in
+  /// flight (a divisor of Unroll, at least Prefetch + 1); 0: registers.
+  int64_t AheadSlots = 0;
 };
 
 struct Plan {
@@ -73,6 +79,8 @@ struct Plan {
   int64_t MinBlocks = 0;
   bool SmVec = false;
   int64_t Prefetch = 2;
+  /// Level 0 read ahead by cp.async into shared slots (KernelPlan::AheadSlots).
+  bool AsyncPrefetch = false;
   unsigned Dims = 2;
   ElemType Elem = ElemType::Float;
   int64_t BT = 4;
@@ -90,7 +98,10 @@ struct Plan {
   /// Padded shared plane: BS[d] + lo_d + hi_d per blocked dimension.
   std::vector<int64_t> SharedExtent;
   int64_t SharedPlaneCells = 0; // product of SharedExtent
-  int64_t SharedBytes = 0;      // 2 buffers * SharedRows * plane * elem
+  /// 2 buffers * SharedRows * plane * elem, then the read-ahead slots
+  /// (max AheadSlots * Threads * elem).
+  int64_t SharedBytes = 0;
+  int64_t AheadSlots = 0; // the largest KernelPlan::AheadSlots
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;

@@ -262,6 +262,9 @@ void Emitter::preludeCommon() {
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, ...) "
         "kernel<<<grid, block, smem>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
+  if (std::any_of(Plans.begin(), Plans.end(),
+                  [](const Plan &Q) { return Q.AsyncPrefetch; }))
+    W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
   W.line("// Every CUDA call is checked; a failure ends the program.");
@@ -289,6 +292,8 @@ void Emitter::parameters() {
   for (const char *M : {"AN5D_SM_WIDTH", "AN5D_SM_PLANE", "AN5D_SM_ROWS",
                         "AN5D_SM_BUFFER", "AN5D_SM_BYTES"})
     ParamMacros.push_back(M);
+  if (P.AheadSlots)
+    ParamMacros.push_back("AN5D_AHEAD_SLOTS");
   W.line("// Compile-time parameters.");
   W.raw("#define AN5D_BT " + str(P.BT));
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
@@ -331,8 +336,19 @@ void Emitter::parameters() {
   }
   W.raw("#define AN5D_SM_ROWS " + str(P.SharedRows.size()));
   W.raw("#define AN5D_SM_BUFFER (AN5D_SM_ROWS * AN5D_SM_PLANE)");
-  W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
-        " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
+  if (P.AheadSlots) {
+    W.line("// Read-ahead: after the buffers, AN5D_AHEAD_SLOTS rows of level "
+           "0 per thread, filled by");
+    W.line("// asynchronous copies (cp.async) that __syncthreads does not "
+           "wait for.");
+    W.raw("#define AN5D_AHEAD_SLOTS " + str(P.AheadSlots));
+    W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
+          " /* (2 * AN5D_SM_BUFFER + AN5D_AHEAD_SLOTS * AN5D_THREADS) * "
+          "sizeof(" + Elem + ") */");
+  } else {
+    W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
+          " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
+  }
   W.line("");
 }
 

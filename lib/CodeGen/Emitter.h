@@ -121,6 +121,14 @@ private:
   /// Index of the cell at offset O (spatial, streaming first; O[0] picks
   /// the row of the buffer) relative to `col` in a shared buffer.
   std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
+  /// Starts the asynchronous copy of level 0 of row Row (at Cell) into
+  /// read-ahead slot Slot, or stores the boundary value there, and commits.
+  void aheadCopy(const std::string &Row, const std::string &Cell,
+                 int64_t Slot);
+  std::string aheadSlot(int64_t Slot) const {
+    return Slot ? "ahead_rows[" + str(Slot) + " * AN5D_THREADS]"
+                : std::string("ahead_rows[0]");
+  }
   /// The value each level's result falls back to outside the interior.
   std::string levelValue(int64_t Level, const std::string &Row,
                          const std::string &Value) const;

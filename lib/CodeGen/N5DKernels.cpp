@@ -99,23 +99,6 @@ void Emitter::generalUpdateFunction() {
   W.line("");
 }
 
-/// In-plane offsets (streaming offset dropped) of the reads at other
-/// columns, sorted and distinct; those of row Plane only, or of every row.
-static std::vector<std::vector<int64_t>>
-neighbourOffsets(const StencilAnalysis &A, const int64_t *Plane) {
-  std::vector<std::vector<int64_t>> Out;
-  for (const std::vector<int64_t> &O : A.ReadOffsets) {
-    if (ownColumn(O) || (Plane && O[0] != *Plane))
-      continue;
-    std::vector<int64_t> In = O;
-    In[0] = 0;
-    if (std::find(Out.begin(), Out.end(), In) == Out.end())
-      Out.push_back(In);
-  }
-  std::sort(Out.begin(), Out.end());
-  return Out;
-}
-
 /// Streaming offsets with at least one term, ascending: the order in which
 /// a partial sum receives its rows.
 static std::vector<int64_t> termPlanes(const AssociativeForm &F) {
@@ -128,62 +111,120 @@ static std::vector<int64_t> termPlanes(const AssociativeForm &F) {
   return Planes;
 }
 
+namespace {
+/// One term of a partial sum waiting in an5d_accumulate: its text and the
+/// neighbours (in-plane offsets) it reads besides this column's own cell.
+struct PendingTerm {
+  std::string Text;
+  std::vector<std::vector<int64_t>> Needs;
+};
+
+void collectReadIndices(const Expr &E, std::vector<unsigned> &Out) {
+  if (E.K == Expr::Read)
+    Out.push_back(E.ReadIndex);
+  for (const Expr &Arg : E.Args)
+    collectReadIndices(Arg, Out);
+}
+} // namespace
+
 void Emitter::assocFunctions() {
   const AssociativeForm &F = *A.Associative;
   std::vector<int64_t> Planes = termPlanes(F);
   std::string Acc = accType();
-  W.line("// The update as partial sums (associative kernel, AN5D section "
-         "4.2): each row of the");
-  W.line("// previous level adds its terms to the partial sum of every cell "
-         "that reads it, so only");
-  W.line("// the incoming row is in shared memory. an5d_add_<o> adds the "
-         "terms that read row " + It[0] + " + o");
-  W.line("// (own: this column's cell of that row, nb_*: the cells at other "
-         "columns, by offset);");
-  W.line("// the first row's function starts the sum, an5d_finish applies "
-         "the outer factor.");
+  std::vector<std::string> Reads;
+  for (const std::vector<int64_t> &O : A.ReadOffsets)
+    Reads.push_back(ownColumn(O) ? "own" : neighbourName(O));
+  // Each plane's terms in source order (the constant terms first, in the
+  // first plane's sum): the order every partial sum adds them in.
+  std::vector<std::vector<PendingTerm>> Pending(Planes.size());
+  bool UsesOwn = false;
   for (size_t PI = 0; PI < Planes.size(); ++PI) {
-    int64_t Pl = Planes[PI];
-    std::vector<std::vector<int64_t>> Nb = neighbourOffsets(A, &Pl);
-    std::vector<std::string> Reads;
-    bool UsesOwn = false;
-    for (size_t R = 0; R < S.Reads.size(); ++R) {
-      const std::vector<int64_t> &O = A.ReadOffsets[R];
-      if (O[0] != Pl) {
-        Reads.push_back("/* not this row */ 0");
-        continue;
-      }
-      UsesOwn = UsesOwn || ownColumn(O);
-      Reads.push_back(ownColumn(O) ? "own" : neighbourName(O));
-    }
-    std::string Params = Acc + " &acc, " + Elem +
-                         (UsesOwn ? " own" : " /* own: not read */");
-    for (const std::vector<int64_t> &O : Nb)
-      Params += ", " + Elem + " " + neighbourName(O);
-    W.line("__device__ __forceinline__ void an5d_add_" + offsetName(Pl) + "(" +
-           Params + scalarParams() + ")");
-    W.open("");
     bool Started = PI != 0;
     auto add = [&](const AssociativeForm::Term &T) {
+      PendingTerm PT;
       std::string Term = printUpdate(*T.E, Reads, ScalarName);
+      std::string Acc = "acc_" + offsetName(Planes[PI]);
       if (!Started)
-        W.line("acc = " + std::string(T.Negated ? "-(" + Term + ")" : Term) +
-               ";");
+        PT.Text = Acc + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
       else
-        W.line("acc = acc " + std::string(T.Negated ? "- " : "+ ") + "(" +
-               Term + ");");
+        PT.Text = Acc + " = " + Acc + (T.Negated ? " - " : " + ") + "(" +
+                  Term + ");";
       Started = true;
+      std::vector<unsigned> Idx;
+      collectReadIndices(*T.E, Idx);
+      for (unsigned R : Idx) {
+        const std::vector<int64_t> &O = A.ReadOffsets[R];
+        UsesOwn = UsesOwn || ownColumn(O);
+        if (ownColumn(O))
+          continue;
+        std::vector<int64_t> In = O;
+        In[0] = 0;
+        if (std::find(PT.Needs.begin(), PT.Needs.end(), In) == PT.Needs.end())
+          PT.Needs.push_back(In);
+      }
+      Pending[PI].push_back(PT);
     };
     if (PI == 0)
       for (const AssociativeForm::Term &T : F.Terms)
         if (!T.ReadsArray)
           add(T);
     for (const AssociativeForm::Term &T : F.Terms)
-      if (T.ReadsArray && T.Plane == Pl)
+      if (T.ReadsArray && T.Plane == Planes[PI])
         add(T);
-    W.close();
-    W.line("");
   }
+  bool Shared = !P.SharedRows.empty();
+  W.line("// The update as partial sums (associative kernel, AN5D section "
+         "4.2): when row x of the");
+  W.line("// previous level arrives (own: this column's cell; sm, col: the "
+         "row in shared memory),");
+  W.line("// an5d_accumulate adds its terms to the partial sum of every row "
+         "that reads it: acc_o");
+  W.line("// is the sum of row x - o, which reads row x at offset o. Each "
+         "neighbour is loaded once");
+  W.line("// and added to every sum that reads it before the next is "
+         "loaded, so few values are live;");
+  W.line("// each sum adds its terms in source order. The first offset's "
+         "sum starts there;");
+  W.line("// an5d_finish applies the outer factor.");
+  std::string Params;
+  if (Shared)
+    Params = "const " + Elem + " *sm, int col, ";
+  Params += Elem + (UsesOwn ? " own" : " /* own: not read */");
+  for (int64_t Pl : Planes)
+    Params += ", " + Acc + " &acc_" + offsetName(Pl);
+  W.line("__device__ __forceinline__ void an5d_accumulate(" + Params +
+         scalarParams() + ")");
+  W.open("");
+  std::vector<std::vector<int64_t>> Loaded;
+  std::vector<size_t> Next(Planes.size(), 0);
+  auto ready = [&](const PendingTerm &T) {
+    for (const std::vector<int64_t> &O : T.Needs)
+      if (std::find(Loaded.begin(), Loaded.end(), O) == Loaded.end())
+        return false;
+    return true;
+  };
+  for (;;) {
+    for (size_t PI = 0; PI < Planes.size(); ++PI)
+      while (Next[PI] < Pending[PI].size() && ready(Pending[PI][Next[PI]]))
+        W.line(Pending[PI][Next[PI]++].Text);
+    // Load what the first waiting sum's next term reads first.
+    const PendingTerm *Waiting = nullptr;
+    for (size_t PI = 0; PI < Planes.size() && !Waiting; ++PI)
+      if (Next[PI] < Pending[PI].size())
+        Waiting = &Pending[PI][Next[PI]];
+    if (!Waiting)
+      break;
+    for (const std::vector<int64_t> &O : Waiting->Needs) {
+      if (std::find(Loaded.begin(), Loaded.end(), O) != Loaded.end())
+        continue;
+      W.line("const " + Elem + " " + neighbourName(O) + " = AN5D_SM(sm, " +
+             sharedIndex(0, O) + ");");
+      Loaded.push_back(O);
+      break;
+    }
+  }
+  W.close();
+  W.line("");
   std::string Finish = "acc";
   if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
@@ -200,7 +241,7 @@ void Emitter::assocFunctions() {
 
 void Emitter::kernelSetup(const KernelPlan &K) {
   int64_t D = K.Degree;
-  if (!P.SharedRows.empty()) {
+  if (!P.SharedRows.empty() || K.AheadSlots) {
     W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
     W.line("// Zero both shared buffers once: the pads around the block stay "
            "zero.");
@@ -305,7 +346,22 @@ void Emitter::kernelSetup(const KernelPlan &K) {
          plus(It[0], P.Prefetch) + ") * row_stride;");
   W.line(Elem + " *out_next = out + " + Column + " + (long)(" +
          plus(It[0], -D * P.Hi[0]) + ") * row_stride;");
-  if (P.Prefetch > 0) {
+  if (K.AheadSlots) {
+    std::string Tid = N == 2 ? "(int)threadIdx.x"
+                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
+    W.line("// Level 0 is copied " + str(P.Prefetch) + " row" +
+           (P.Prefetch == 1 ? "" : "s") + " ahead into this thread's "
+           "shared slots (row x in slot");
+    W.line("// x mod " + str(K.AheadSlots) + " relative to the first), so "
+           "global-memory latency overlaps the");
+    W.line("// levels of the rows before; __syncthreads does not wait for "
+           "these copies.");
+    W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " + Tid +
+           ";");
+    for (int64_t F = 0; F < P.Prefetch; ++F)
+      aheadCopy(plus(It[0], F), "in_next - " + str(P.Prefetch - F) +
+                                    " * row_stride", F % K.AheadSlots);
+  } else if (P.Prefetch > 0) {
     W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
            "), so global-memory latency");
@@ -331,6 +387,31 @@ std::string Emitter::levelZeroLoad(const std::string &Row,
   }
   return interiorTest(Row) + " ? " + Cell +
          " : an5d_boundary(grid, bnd_plane, plane" + Cells + Exts + ")";
+}
+
+void Emitter::aheadCopy(const std::string &Row, const std::string &Cell,
+                        int64_t Slot) {
+  std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(Slot) + ", " +
+                     Cell + ", sizeof(" + Elem + "));";
+  if (Checks == Tests::None) {
+    W.line(Copy);
+  } else {
+    std::string Cells, Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm) {
+      Cells += ", " + (Dm == 0 ? Row : It[Dm]);
+      Exts += ", " + Ext[Dm];
+    }
+    W.line("if (" + interiorTest(Row) + ")");
+    W.indent();
+    W.line(Copy);
+    W.dedent();
+    W.line("else");
+    W.indent();
+    W.line(aheadSlot(Slot) + " = an5d_boundary(grid, bnd_plane, plane" +
+           Cells + Exts + ");");
+    W.dedent();
+  }
+  W.line("__pipeline_commit();");
 }
 
 std::string Emitter::levelValue(int64_t Level, const std::string &Row,
@@ -407,21 +488,18 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
          str(Level - 1) + " arrives; row " + Row + " completes");
   W.open("");
   std::string Buf = bufferName(K, Phase, Level);
-  std::vector<std::vector<int64_t>> Nb = neighbourOffsets(A, nullptr);
+  std::string Args = "incoming";
   if (!P.SharedRows.empty()) {
     W.line(Buf + "[col] = incoming;");
     W.line("__syncthreads();");
-    for (const std::vector<int64_t> &O : Nb)
-      W.line("const " + Elem + " " + neighbourName(O) + " = AN5D_SM(" + Buf +
-             ", " + sharedIndex(0, O) + ");");
+    Args = Buf + ", col, incoming";
   }
+  std::string Rows;
   for (int64_t Pl : Planes) {
-    std::string Args = accName(Level, mod(Phase - Pl, P.Ring)) + ", incoming";
-    for (const std::vector<int64_t> &O : neighbourOffsets(A, &Pl))
-      Args += ", " + neighbourName(O);
-    W.line("an5d_add_" + offsetName(Pl) + "(" + Args + scalarArgs() +
-           "); // row " + plus(Arrives, -Pl));
+    Args += ", " + accName(Level, mod(Phase - Pl, P.Ring));
+    Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
   }
+  W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
   std::string Value = "an5d_finish(" +
                       accName(Level, mod(Phase - Planes.back(), P.Ring)) +
                       scalarArgs() + ")";
@@ -510,7 +588,13 @@ void Emitter::streamLoop(const KernelPlan &K) {
     W.line("// level 0 of row " + It[0]);
     bool Assoc = P.Kernel == KernelKind::Assoc;
     std::string Level0 = Assoc ? std::string("incoming") : reg(0, mod(Q, P.Ring));
-    if (P.Prefetch == 0) {
+    if (K.AheadSlots) {
+      W.line("__pipeline_wait_prior(" + str(P.Prefetch - 1) + "); // row " +
+             It[0] + "'s copy has landed");
+      W.line(Level0 + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
+      aheadCopy(plus(It[0], P.Prefetch), "in_next",
+                mod(Q + P.Prefetch, K.AheadSlots));
+    } else if (P.Prefetch == 0) {
       W.line(Level0 + " = " + levelZeroLoad(It[0], "*in_next") + ";");
     } else {
       W.line(Level0 + " = ahead_0;");

@@ -141,6 +141,19 @@ static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
   return setMinBlocks(Opts, "--min-blocks", P, Error);
 }
 
+/// Shared slots for an asynchronous read-ahead of Prefetch rows: the
+/// smallest divisor of Unroll above Prefetch, so that every unrolled row
+/// names its slot by a constant; Unroll grows when it has none.
+static int64_t aheadSlots(int64_t &Unroll, int64_t Prefetch) {
+  if (Prefetch == 0)
+    return 0;
+  for (int64_t S = Prefetch + 1; S <= Unroll; ++S)
+    if (Unroll % S == 0)
+      return S;
+  Unroll = std::lcm(Unroll, Prefetch + 1);
+  return Prefetch + 1;
+}
+
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
                     const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
@@ -180,6 +193,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   // Two rows ahead: deeper read-ahead measured no faster on an H200, even
   // at bT 1 in 3D (docs/performance.md), and costs a register per row.
   P.Prefetch = Opts.Prefetch >= 0 ? Opts.Prefetch : 2;
+  P.AsyncPrefetch = Opts.AsyncPrefetch && P.Prefetch > 0;
   if (Opts.StreamBlock < 1) {
     Error = "--sl " + std::to_string(Opts.StreamBlock) +
             " is out of range; the stream block needs at least 1 row";
@@ -274,7 +288,19 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
       K.Tile.push_back(P.BS[D] - Deg * (P.Lo[D + 1] + P.Hi[D + 1]));
     bool Parity = !P.SharedRows.empty() && Deg % 2 == 1;
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
+    if (P.AsyncPrefetch)
+      K.AheadSlots = aheadSlots(K.Unroll, P.Prefetch);
+    P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
     P.Kernels.push_back(K);
+  }
+  P.SharedBytes += P.AheadSlots * P.Threads * elemTypeBytes(P.Elem);
+  if (P.SharedBytes > MaxSharedBytes) {
+    Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
+            std::to_string(P.SharedBytes) +
+            " bytes of shared memory per block; the limit is " +
+            std::to_string(MaxSharedBytes) +
+            " bytes (227 KiB), use a smaller -bS or --prefetch";
+    return false;
   }
   return true;
 }
@@ -295,7 +321,9 @@ void Plan::dump(llvm::raw_ostream &OS) const {
      << (MinBlocks ? "" : " (not set)") << "\n";
   OS << "  shared-memory reads: " << (SmVec ? "vectorizable" : "scalar")
      << "\n";
-  OS << "  level 0 read ahead: " << Prefetch << " rows\n";
+  OS << "  level 0 read ahead: " << Prefetch << " rows"
+     << (AsyncPrefetch ? " (asynchronous copies into shared memory)" : "")
+     << "\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
   if (!Origin.empty())
@@ -311,10 +339,18 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  shared rows: " << SharedRows.size() << " (streaming offsets:";
   for (int64_t R : SharedRows)
     OS << " " << R;
+  int64_t Slots = AheadSlots * Threads * elemTypeBytes(Elem);
   OS << "), padded plane " << joinX(SharedExtent) << ", 2 buffers, "
-     << SharedBytes << " bytes\n";
+     << SharedBytes - Slots << " bytes\n";
+  if (AheadSlots)
+    OS << "  read-ahead slots: " << AheadSlots << " per thread, " << Slots
+       << " bytes (shared memory per block: " << SharedBytes << " bytes)\n";
   OS << "  write plane: (t + " << WriteShift << ") % 2\n";
   for (const KernelPlan &K : Kernels)
     OS << "  degree " << K.Degree << ": tile " << joinX(K.Tile) << " x "
-       << StreamBlock << " rows, unrolled by " << K.Unroll << " rows\n";
+       << StreamBlock << " rows, unrolled by " << K.Unroll << " rows"
+       << (K.AheadSlots ? ", " + std::to_string(K.AheadSlots) +
+                              " read-ahead slots"
+                        : std::string())
+       << "\n";
 }

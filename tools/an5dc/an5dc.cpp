@@ -94,6 +94,13 @@ cl::opt<int> Prefetch(
              "global-memory latency (0 to 8, default 2)"),
     cl::value_desc("N"), cl::init(-1), cl::cat(Category));
 
+cl::opt<bool> AsyncPrefetch(
+    "async-prefetch",
+    cl::desc("Read level 0 ahead with asynchronous copies into shared "
+             "memory (cp.async), which __syncthreads does not wait for "
+             "(default; --async-prefetch=false reads into registers)"),
+    cl::init(true), cl::cat(Category));
+
 cl::opt<std::string> Gpu(
     "gpu",
     cl::desc("GPU the performance model plans for: H100 (default), H200, "
@@ -510,6 +517,7 @@ int runPipeline(const FrontendOptions &Opts) {
     return 1;
   }
   PO.Prefetch = Prefetch;
+  PO.AsyncPrefetch = AsyncPrefetch;
   if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
     llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
                  << " is out of range; use 1 to 32 blocks per SM\n";
@@ -519,7 +527,7 @@ int runPipeline(const FrontendOptions &Opts) {
     const std::pair<const cl::Option *, const char *> NotNaive[] = {
         {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
         {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"},
-        {&Prefetch, "--prefetch"}};
+        {&Prefetch, "--prefetch"}, {&AsyncPrefetch, "--async-prefetch"}};
     for (const auto &[O, Name] : NotNaive)
       if (O->getNumOccurrences())
         llvm::errs() << "an5dc: warning: " << Name
