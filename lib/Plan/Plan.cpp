@@ -193,7 +193,6 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   // Two rows ahead: deeper read-ahead measured no faster on an H200, even
   // at bT 1 in 3D (docs/performance.md), and costs a register per row.
   P.Prefetch = Opts.Prefetch >= 0 ? Opts.Prefetch : 2;
-  P.AsyncPrefetch = Opts.AsyncPrefetch && P.Prefetch > 0;
   if (Opts.StreamBlock < 1) {
     Error = "--sl " + std::to_string(Opts.StreamBlock) +
             " is out of range; the stream block needs at least 1 row";
@@ -263,6 +262,8 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   if (!Rows.empty() && P.Kernel == KernelKind::Assoc)
     Rows = {0};
   P.SharedRows.assign(Rows.begin(), Rows.end());
+  // Without shared rows there is no __syncthreads to wait at: registers.
+  P.AsyncPrefetch = Opts.AsyncPrefetch && P.Prefetch > 0 && !Rows.empty();
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     P.SharedExtent.push_back(P.BS[D] + P.Lo[D + 1] + P.Hi[D + 1]);
