@@ -64,6 +64,9 @@ std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,
                                               const ScopModel &M,
                                               Diagnoser &D);
 
+/// Appends the read index (into Stencil::Reads) of every read in E.
+void collectReads(const Expr &E, std::vector<unsigned> &Out);
+
 /// Decomposes an update into per-plane terms; nullopt if some term reads
 /// several planes, with *Offending (when given) set to that term.
 /// ReadPlane gives each read's streaming offset.

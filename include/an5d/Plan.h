@@ -79,8 +79,6 @@ struct Plan {
   int64_t MinBlocks = 0;
   bool SmVec = false;
   int64_t Prefetch = 2;
-  /// Level 0 read ahead by cp.async into shared slots (KernelPlan::AheadSlots).
-  bool AsyncPrefetch = false;
   unsigned Dims = 2;
   ElemType Elem = ElemType::Float;
   int64_t BT = 4;
@@ -101,7 +99,9 @@ struct Plan {
   /// 2 buffers * SharedRows * plane * elem, then the read-ahead slots
   /// (max AheadSlots * Threads * elem).
   int64_t SharedBytes = 0;
-  int64_t AheadSlots = 0; // the largest KernelPlan::AheadSlots
+  /// The largest KernelPlan::AheadSlots; 0: level 0 is read ahead into
+  /// registers.
+  int64_t AheadSlots = 0;
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;

@@ -309,13 +309,6 @@ const Expr *stripParens(const Expr *E) {
   return E;
 }
 
-void collectReads(const Expr &E, std::vector<unsigned> &Out) {
-  if (E.K == Expr::Read)
-    Out.push_back(E.ReadIndex);
-  for (const Expr &Arg : E.Args)
-    collectReads(Arg, Out);
-}
-
 bool readsArray(const Expr &E) {
   std::vector<unsigned> R;
   collectReads(E, R);
@@ -352,6 +345,13 @@ bool collectTerms(const Expr *E, bool Negated,
 }
 
 } // namespace
+
+void an5d::collectReads(const Expr &E, std::vector<unsigned> &Out) {
+  if (E.K == Expr::Read)
+    Out.push_back(E.ReadIndex);
+  for (const Expr &Arg : E.Args)
+    collectReads(Arg, Out);
+}
 
 std::optional<AssociativeForm>
 an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,

@@ -263,7 +263,7 @@ void Emitter::preludeCommon() {
         "kernel<<<grid, block, smem>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
   if (std::any_of(Plans.begin(), Plans.end(),
-                  [](const Plan &Q) { return Q.AsyncPrefetch; }))
+                  [](const Plan &Q) { return Q.AheadSlots > 0; }))
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");

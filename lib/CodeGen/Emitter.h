@@ -129,6 +129,15 @@ private:
     return Slot ? "ahead_rows[" + str(Slot) + " * AN5D_THREADS]"
                 : std::string("ahead_rows[0]");
   }
+  /// an5d_boundary(...) for this thread's cell of row Row in plane
+  /// PlaneIndex: the value a cell outside the interior keeps.
+  std::string boundaryValue(const std::string &PlaneIndex,
+                            const std::string &Row) const;
+  /// This thread's index in its block (the shared-memory slot it owns).
+  std::string threadIndex() const {
+    return N == 2 ? "(int)threadIdx.x"
+                  : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
+  }
   /// The value each level's result falls back to outside the interior.
   std::string levelValue(int64_t Level, const std::string &Row,
                          const std::string &Value) const;

@@ -118,13 +118,6 @@ struct PendingTerm {
   std::string Text;
   std::vector<std::vector<int64_t>> Needs;
 };
-
-void collectReadIndices(const Expr &E, std::vector<unsigned> &Out) {
-  if (E.K == Expr::Read)
-    Out.push_back(E.ReadIndex);
-  for (const Expr &Arg : E.Args)
-    collectReadIndices(Arg, Out);
-}
 } // namespace
 
 void Emitter::assocFunctions() {
@@ -143,15 +136,15 @@ void Emitter::assocFunctions() {
     auto add = [&](const AssociativeForm::Term &T) {
       PendingTerm PT;
       std::string Term = printUpdate(*T.E, Reads, ScalarName);
-      std::string Acc = "acc_" + offsetName(Planes[PI]);
+      std::string Sum = "acc_" + offsetName(Planes[PI]);
       if (!Started)
-        PT.Text = Acc + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
+        PT.Text = Sum + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
       else
-        PT.Text = Acc + " = " + Acc + (T.Negated ? " - " : " + ") + "(" +
+        PT.Text = Sum + " = " + Sum + (T.Negated ? " - " : " + ") + "(" +
                   Term + ");";
       Started = true;
       std::vector<unsigned> Idx;
-      collectReadIndices(*T.E, Idx);
+      collectReads(*T.E, Idx);
       for (unsigned R : Idx) {
         const std::vector<int64_t> &O = A.ReadOffsets[R];
         UsesOwn = UsesOwn || ownColumn(O);
@@ -241,13 +234,11 @@ void Emitter::assocFunctions() {
 
 void Emitter::kernelSetup(const KernelPlan &K) {
   int64_t D = K.Degree;
-  if (!P.SharedRows.empty() || K.AheadSlots) {
+  if (!P.SharedRows.empty()) {
     W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
     W.line("// Zero both shared buffers once: the pads around the block stay "
            "zero.");
-    std::string Tid = N == 2 ? "(int)threadIdx.x"
-                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
-    W.line("for (int cell = " + Tid +
+    W.line("for (int cell = " + threadIndex() +
            "; cell < 2 * AN5D_SM_BUFFER; cell += AN5D_THREADS)");
     W.indent();
     W.line("smem[cell] = " + zero() + ";");
@@ -347,8 +338,6 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   W.line(Elem + " *out_next = out + " + Column + " + (long)(" +
          plus(It[0], -D * P.Hi[0]) + ") * row_stride;");
   if (K.AheadSlots) {
-    std::string Tid = N == 2 ? "(int)threadIdx.x"
-                             : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
     W.line("// Level 0 is copied " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead into this thread's "
            "shared slots (row x in slot");
@@ -356,8 +345,8 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "global-memory latency overlaps the");
     W.line("// levels of the rows before; __syncthreads does not wait for "
            "these copies.");
-    W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " + Tid +
-           ";");
+    W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " +
+           threadIndex() + ";");
     for (int64_t F = 0; F < P.Prefetch; ++F)
       aheadCopy(plus(It[0], F), "in_next - " + str(P.Prefetch - F) +
                                     " * row_stride", F % K.AheadSlots);
@@ -380,13 +369,18 @@ std::string Emitter::levelZeroLoad(const std::string &Row,
                                    const std::string &Cell) const {
   if (Checks == Tests::None)
     return Cell;
+  return interiorTest(Row) + " ? " + Cell + " : " +
+         boundaryValue("bnd_plane", Row);
+}
+
+std::string Emitter::boundaryValue(const std::string &PlaneIndex,
+                                   const std::string &Row) const {
   std::string Cells, Exts;
   for (unsigned Dm = 0; Dm < N; ++Dm) {
     Cells += ", " + (Dm == 0 ? Row : It[Dm]);
     Exts += ", " + Ext[Dm];
   }
-  return interiorTest(Row) + " ? " + Cell +
-         " : an5d_boundary(grid, bnd_plane, plane" + Cells + Exts + ")";
+  return "an5d_boundary(grid, " + PlaneIndex + ", plane" + Cells + Exts + ")";
 }
 
 void Emitter::aheadCopy(const std::string &Row, const std::string &Cell,
@@ -396,19 +390,13 @@ void Emitter::aheadCopy(const std::string &Row, const std::string &Cell,
   if (Checks == Tests::None) {
     W.line(Copy);
   } else {
-    std::string Cells, Exts;
-    for (unsigned Dm = 0; Dm < N; ++Dm) {
-      Cells += ", " + (Dm == 0 ? Row : It[Dm]);
-      Exts += ", " + Ext[Dm];
-    }
     W.line("if (" + interiorTest(Row) + ")");
     W.indent();
     W.line(Copy);
     W.dedent();
     W.line("else");
     W.indent();
-    W.line(aheadSlot(Slot) + " = an5d_boundary(grid, bnd_plane, plane" +
-           Cells + Exts + ");");
+    W.line(aheadSlot(Slot) + " = " + boundaryValue("bnd_plane", Row) + ";");
     W.dedent();
   }
   W.line("__pipeline_commit();");
@@ -419,13 +407,7 @@ std::string Emitter::levelValue(int64_t Level, const std::string &Row,
   if (Checks == Tests::None)
     return Value;
   std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
-  std::string Cells, Exts;
-  for (unsigned Dm = 0; Dm < N; ++Dm) {
-    Cells += ", " + (Dm == 0 ? Row : It[Dm]);
-    Exts += ", " + Ext[Dm];
-  }
-  return interiorTest(Row) + " ? " + Value + " : an5d_boundary(grid, " +
-         Plane + ", plane" + Cells + Exts + ")";
+  return interiorTest(Row) + " ? " + Value + " : " + boundaryValue(Plane, Row);
 }
 
 /// Shared buffer a level of an unrolled phase uses: buffers alternate per

@@ -263,7 +263,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     Rows = {0};
   P.SharedRows.assign(Rows.begin(), Rows.end());
   // Without shared rows there is no __syncthreads to wait at: registers.
-  P.AsyncPrefetch = Opts.AsyncPrefetch && P.Prefetch > 0 && !Rows.empty();
+  bool Async = Opts.AsyncPrefetch && !Rows.empty();
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     P.SharedExtent.push_back(P.BS[D] + P.Lo[D + 1] + P.Hi[D + 1]);
@@ -289,7 +289,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
       K.Tile.push_back(P.BS[D] - Deg * (P.Lo[D + 1] + P.Hi[D + 1]));
     bool Parity = !P.SharedRows.empty() && Deg % 2 == 1;
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
-    if (P.AsyncPrefetch)
+    if (Async)
       K.AheadSlots = aheadSlots(K.Unroll, P.Prefetch);
     P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
     P.Kernels.push_back(K);
@@ -323,7 +323,7 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  shared-memory reads: " << (SmVec ? "vectorizable" : "scalar")
      << "\n";
   OS << "  level 0 read ahead: " << Prefetch << " rows"
-     << (AsyncPrefetch ? " (asynchronous copies into shared memory)" : "")
+     << (AheadSlots ? " (asynchronous copies into shared memory)" : "")
      << "\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
