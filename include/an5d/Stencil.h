@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -141,6 +142,9 @@ struct ExprSpelling {
   /// Give each call argument whose type differs from the parameter's an
   /// explicit cast, so C++ overloads compute what C computes.
   bool CastCallArguments = false;
+  /// Where set and returning a name for a '/' node, the division prints as
+  /// name(dividend) instead.
+  std::function<std::string(const Expr &Division)> DivisionHelper;
 };
 
 /// Prints an expression as C with the reads and scalars spelled by Spell.

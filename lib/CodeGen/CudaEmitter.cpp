@@ -400,6 +400,13 @@ void Emitter::boundaryHelper() {
   W.line("");
 }
 
+void Emitter::divisionHelpers() {
+  Divisors.clear();
+  collectConstantDivisors(S.Update, Divisors);
+  for (const ConstantDivisor &D : Divisors)
+    writeDivisionHelper(W, D);
+}
+
 // --- 5. Host code ----------------------------------------------------------------
 
 void Emitter::launchFunction() {
@@ -831,6 +838,7 @@ void Emitter::candidateList() {
 
 void Emitter::n5dDeviceCode() {
   boundaryHelper();
+  divisionHelpers();
   updateFunction();
   for (const KernelPlan &K : P.Kernels)
     kernel(K);
@@ -1075,6 +1083,7 @@ std::string Emitter::run() {
   if (P.Run == Scheme::Naive) {
     naiveHeader();
     prelude();
+    divisionHelpers();
     naiveKernel();
     naiveLaunchFunction();
     stepsFunction();

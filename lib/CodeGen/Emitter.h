@@ -83,6 +83,9 @@ private:
   /// The autotuner: times the candidates, keeps the fastest in a cache.
   void tuner();
   void boundaryHelper();
+  /// The exact helpers of the update's float divisions by a constant
+  /// (recorded in Divisors).
+  void divisionHelpers();
   void updateFunction();
   void kernel(const KernelPlan &K);
   void naiveHeader();
@@ -185,6 +188,8 @@ private:
   std::string Elem;
   std::vector<std::string> It, Ext, First, Last;
   std::string Fn;
+  /// Float divisions by a constant printed through an exact helper.
+  std::vector<ConstantDivisor> Divisors;
   std::map<std::string, std::string> ScalarName;
   CodeWriter Own;
   CodeWriter &W;

@@ -219,7 +219,17 @@ void Emitter::assocFunctions() {
   W.close();
   W.line("");
   std::string Finish = "acc";
-  if (!F.OuterOp.empty())
+  std::optional<ConstantDivisor> Exact;
+  if (F.OuterOp == "/" && Acc == "float")
+    Exact = floatConstantDivisor(*F.Factor);
+  bool HelperWritten =
+      Exact && std::any_of(Divisors.begin(), Divisors.end(),
+                           [&](const ConstantDivisor &D) {
+                             return D.Helper == Exact->Helper;
+                           });
+  if (HelperWritten)
+    Finish = Exact->Helper + "(acc)";
+  else if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
              printUpdate(*F.Factor, {}, ScalarName) + ")";
   W.line("__device__ __forceinline__ " + Elem + " an5d_finish(" + Acc +

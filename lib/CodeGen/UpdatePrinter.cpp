@@ -5,6 +5,7 @@
 // declared parameter type (sqrt(f) computes in double), C++ picks an
 // overload (sqrt(float) computes in float). An explicit cast on every
 // argument whose type differs from the parameter's keeps C's arithmetic.
+// Float divisions by a proved constant call their exact helper.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
@@ -18,5 +19,9 @@ std::string an5d::printUpdate(const Expr &E,
   Spell.ReadText = ReadText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
+  Spell.DivisionHelper = [](const Expr &Division) {
+    std::optional<ConstantDivisor> D = constantDivisor(Division);
+    return D ? D->Helper : std::string();
+  };
   return printExprAs(E, Spell);
 }

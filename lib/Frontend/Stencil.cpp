@@ -138,6 +138,17 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
     return;
   }
   case Expr::Binary:
+    if (E.Text == "/" && Spell.DivisionHelper) {
+      std::string Helper = Spell.DivisionHelper(E);
+      if (!Helper.empty()) {
+        const Expr &Dividend = E.Args[0];
+        Out += Helper + "(";
+        printExprTo(Dividend.K == Expr::Paren ? Dividend.Args[0] : Dividend,
+                    Spell, Out);
+        Out += ")";
+        return;
+      }
+    }
     printExprTo(E.Args[0], Spell, Out);
     Out += " " + E.Text + " ";
     printExprTo(E.Args[1], Spell, Out);

@@ -13,7 +13,8 @@ raw float or double values), like the programs in benchmarks/. For every
 (an5dc INPUT.c FLAGS -o PREFIX.cu; an5dc-emucc PREFIX.cu) run with the same
 arguments plus an output file; the two files must have the same size and
 agree in every cell within the tolerance: |gpu - ref| <= tol * max(|ref|, 1)
-with tol 1e-4 for float and 1e-10 for double. Prints one PASS/FAIL line per
+with tol 1e-4 for float and 1e-10 for double; with --bitwise every cell must
+hold the same bits (zeros' signs included). Prints one PASS/FAIL line per
 run with the maximum errors; exits 1 if any run fails.
 
 Standard library only.
@@ -85,6 +86,8 @@ def main():
                     help="-DUSE_DOUBLE for both builds, double tolerance")
     ap.add_argument("--tsan", action="store_true",
                     help="build the emulation under ThreadSanitizer")
+    ap.add_argument("--bitwise", action="store_true",
+                    help="every cell must match bit for bit (no tolerance)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--run", action="append", required=True,
                     help="program arguments before the output file")
@@ -140,6 +143,17 @@ def main():
             print("FAIL: %s: %d cells from the reference, %d from an5dc" %
                   (label, len(ref), len(got)))
             failed += 1
+            continue
+        if args.bitwise:
+            differ = [i for i in range(len(ref))
+                      if ref[i:i + 1].tobytes() != got[i:i + 1].tobytes()]
+            print("%s: %s: %d cells, %d differ in their bits" %
+                  ("FAIL" if differ else "PASS", label, len(ref), len(differ)))
+            if differ:
+                i = differ[0]
+                print("  first cell %d (plane %d): reference %r, an5dc %r" %
+                      (i, i * 2 // len(ref), ref[i], got[i]))
+                failed += 1
             continue
         max_abs, max_rel, worst = compare(ref, got, tol)
         ok = max_rel <= tol
