@@ -58,6 +58,26 @@ struct StencilAnalysis {
   void dump(llvm::raw_ostream &OS) const;
 };
 
+/// A float division by a constant c that the generated code computes with
+/// a multiplication by RN(1 / c) and two FMAs, bit for bit the IEEE quotient
+/// (proved per c at generation time; docs/codegen.md, "Division by a
+/// constant"). The CUDA emitter prints such a division as
+/// Helper(dividend); the model counts it as a few FMA-pipe instructions.
+struct ConstantDivisor {
+  float Value = 0;
+  float Reciprocal = 0; // RN(1 / Value)
+  std::string Text;     // the divisor as comments print it: 118, -2.5
+  std::string Helper;   // the device function: an5d_div_118
+};
+
+/// The divisor of Division when it is a float '/' whose right operand is a
+/// constant the sequence is exact for; nullopt otherwise.
+std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
+/// The same for a float value divided by the expression Divisor.
+std::optional<ConstantDivisor> floatConstantDivisor(const Expr &Divisor);
+/// Appends every qualifying divisor of E not yet in Out, innermost first.
+void collectConstantDivisors(const Expr &E, std::vector<ConstantDivisor> &Out);
+
 /// Entry point of stage 3: the analysis, or nullopt after reporting why the
 /// stencil cannot be handled.
 std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,

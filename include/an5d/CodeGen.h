@@ -15,7 +15,6 @@
 #include "an5d/Stencil.h"
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,24 +81,7 @@ std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
                         const std::map<std::string, std::string> &ScalarName);
 
-/// A float division by a constant c that the generated code computes with
-/// a multiplication by RN(1 / c) and two FMAs, bit for bit the IEEE quotient
-/// (proved per c at generation time; docs/codegen.md, "Division by a
-/// constant"). printUpdate prints such a division as Helper(dividend).
-struct ConstantDivisor {
-  float Value = 0;
-  float Reciprocal = 0; // RN(1 / Value)
-  std::string Helper;   // the device function: an5d_div_118
-};
-
-/// The divisor of Division when it is a float '/' whose right operand is a
-/// constant the sequence is exact for; nullopt otherwise.
-std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
-/// The same for a float value divided by the expression Divisor.
-std::optional<ConstantDivisor> floatConstantDivisor(const Expr &Divisor);
-/// Appends every qualifying divisor of E not yet in Out, innermost first.
-void collectConstantDivisors(const Expr &E, std::vector<ConstantDivisor> &Out);
-/// Writes D's device function.
+/// Writes the device function of D (an analysis result, see Analysis.h).
 void writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D);
 
 } // namespace an5d

@@ -41,6 +41,7 @@ void addOps(OpMix &M, const OpMix &O) {
   M.MUL += O.MUL;
   M.ADD += O.ADD;
   M.DIV += O.DIV;
+  M.DIVC += O.DIVC;
   M.SQRT += O.SQRT;
   M.OTHER += O.OTHER;
 }
@@ -69,7 +70,10 @@ OpMix opsOf(const Expr &E) {
     } else if (E.Text == "*") {
       M.MUL += 1;
     } else if (E.Text == "/") {
-      M.DIV += 1;
+      if (constantDivisor(E))
+        M.DIVC += 1;
+      else
+        M.DIV += 1;
     } else {
       M.OTHER += 1;
     }
@@ -97,12 +101,15 @@ double OpMix::instructions(ElemType Elem) const {
   // IEEE division and sqrt without --use_fast_math: a reciprocal or square
   // root estimate refined by FMAs plus a range check (SASS of nvcc 13).
   bool F = Elem == ElemType::Float;
-  double Div = F ? 16 : 24, Sqrt = F ? 8 : 16;
-  return double(FMA + MUL + ADD + OTHER) + Div * DIV + Sqrt * SQRT;
+  // A division by a proved constant: FMUL, two FFMA, the range test and
+  // its branch (the helper's SASS).
+  double Div = F ? 16 : 24, Sqrt = F ? 8 : 16, DivConstant = 8;
+  return double(FMA + MUL + ADD + OTHER) + Div * DIV + DivConstant * DIVC +
+         Sqrt * SQRT;
 }
 
 double OpMix::aluEfficiency() const {
-  int64_t Ops = FMA + MUL + ADD + DIV + SQRT + OTHER;
+  int64_t Ops = FMA + MUL + ADD + DIV + DIVC + SQRT + OTHER;
   return Ops ? double(flops()) / double(2 * Ops) : 1.0;
 }
 
@@ -487,7 +494,8 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
      << ")\n";
   OS << "  grid " << sizeText(Size) << ", " << Ops.flops()
      << " FLOP per cell (FMA " << Ops.FMA << ", MUL " << Ops.MUL << ", ADD "
-     << Ops.ADD << ", DIV " << Ops.DIV << ", SQRT " << Ops.SQRT << ", other "
+     << Ops.ADD << ", DIV " << Ops.DIV << ", DIV by a constant "
+     << Ops.DIVC << ", SQRT " << Ops.SQRT << ", other "
      << Ops.OTHER << "), ALU efficiency "
      << llvm::format("%.2f", Ops.aluEfficiency()) << "\n";
   size_t Spilling = 0;

@@ -1,4 +1,4 @@
-//===- ConstantDivision.cpp - Exact float division by a constant ----------===//
+//===- ConstantDivision.cpp - Which float divisions need no division -----===//
 //
 // x / c in float costs an IEEE division (about ten instructions and a call
 // for small or zero dividends, which decaying stencils such as j2d5pt reach
@@ -14,7 +14,7 @@
 // infinities and NaNs, the helper divides.
 //
 //===----------------------------------------------------------------------===//
-#include "an5d/CodeGen.h"
+#include "an5d/Analysis.h"
 
 #include <cmath>
 #include <cstdint>
@@ -137,16 +137,6 @@ std::string valueName(float C) {
   return Name;
 }
 
-/// F as an exact float literal: "118.0f" for whole numbers, else hexadecimal.
-std::string floatLiteral(float F) {
-  char Buf[64];
-  if (F == std::trunc(F) && std::fabs(F) < 0x1p24f)
-    std::snprintf(Buf, sizeof Buf, "%.1ff", static_cast<double>(F));
-  else
-    std::snprintf(Buf, sizeof Buf, "%af", static_cast<double>(F));
-  return Buf;
-}
-
 } // namespace
 
 std::optional<ConstantDivisor> an5d::floatConstantDivisor(const Expr &Divisor) {
@@ -157,7 +147,9 @@ std::optional<ConstantDivisor> an5d::floatConstantDivisor(const Expr &Divisor) {
   float Rc = 1.0f / *C;
   if (!sequenceExact(*C, Rc))
     return std::nullopt;
-  return ConstantDivisor{*C, Rc, "an5d_div_" + valueName(*C)};
+  char Text[32];
+  std::snprintf(Text, sizeof Text, "%.9g", static_cast<double>(*C));
+  return ConstantDivisor{*C, Rc, Text, "an5d_div_" + valueName(*C)};
 }
 
 std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
@@ -178,25 +170,4 @@ void an5d::collectConstantDivisors(const Expr &E,
     if (Seen.Helper == D->Helper)
       return;
   Out.push_back(*D);
-}
-
-void an5d::writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D) {
-  std::string C = floatLiteral(D.Value), Rc = floatLiteral(D.Reciprocal);
-  W.line("// x / " + valueName(D.Value) + " rounded as the IEEE division "
-         "rounds it, without dividing: q0 = x * (1 / c), one");
-  W.line("// FMA for the exact remainder, one to correct q0. an5dc proved it "
-         "for this c wherever");
-  W.line("// |q0| is in [2^-80, 2^80] (and for zeros); other values divide.");
-  W.line("__device__ __forceinline__ float " + D.Helper + "(float x)");
-  W.open("");
-  W.line("const float q0 = x * " + Rc + ";");
-  W.line("const float a = fabsf(q0);");
-  W.line("if ((a >= 0x1p-80f || x == 0.0f) && a <= 0x1p+80f)");
-  W.indent();
-  W.line("return copysignf(fmaf(fmaf(-q0, " + C + ", x), " + Rc +
-         ", q0), q0);");
-  W.dedent();
-  W.line("return x / " + C + ";");
-  W.close();
-  W.line("");
 }
