@@ -34,6 +34,7 @@ struct AssociativeForm {
   /// "" when the sum is the result; otherwise "/" or "*" with Factor.
   std::string OuterOp;
   const Expr *Factor = nullptr;
+  const Expr *Outer = nullptr; // the '/' or '*' node that applies Factor
 };
 
 struct StencilAnalysis {
@@ -68,13 +69,14 @@ struct ConstantDivisor {
   float Reciprocal = 0; // RN(1 / Value)
   std::string Text;     // the divisor as comments print it: 118, -2.5
   std::string Helper;   // the device function: an5d_div_118
+  /// The proof covers |RN(x * Reciprocal)| in [RangeLow, RangeHigh] and
+  /// zeros; the helper divides for other x.
+  static constexpr float RangeLow = 0x1p-80f, RangeHigh = 0x1p80f;
 };
 
 /// The divisor of Division when it is a float '/' whose right operand is a
 /// constant the sequence is exact for; nullopt otherwise.
 std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
-/// The same for a float value divided by the expression Divisor.
-std::optional<ConstantDivisor> floatConstantDivisor(const Expr &Divisor);
 /// Appends every qualifying divisor of E not yet in Out, innermost first.
 void collectConstantDivisors(const Expr &E, std::vector<ConstantDivisor> &Out);
 

@@ -362,11 +362,13 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
       !readsArray(Body->Args[1])) {
     F.OuterOp = Body->Text;
     F.Factor = &Body->Args[1];
+    F.Outer = Body;
     Body = &Body->Args[0];
   } else if (Body->K == Expr::Binary && Body->Text == "*" &&
              !readsArray(Body->Args[0])) {
     F.OuterOp = "*";
     F.Factor = &Body->Args[0];
+    F.Outer = Body;
     Body = &Body->Args[1];
   }
   const Expr *Bad = nullptr;

@@ -27,7 +27,6 @@ using namespace an5d;
 
 namespace {
 
-constexpr float RangeLow = 0x1p-80f, RangeHigh = 0x1p80f;
 constexpr float DivisorLow = 0x1p-20f, DivisorHigh = 0x1p20f;
 
 float floatFromBits(uint32_t Bits) {
@@ -99,7 +98,7 @@ std::optional<float> floatValue(const Expr &E) {
 }
 
 /// True when the reciprocal sequence gives the IEEE quotient for every x
-/// with |RN(x * rc)| in [RangeLow, RangeHigh] (see the file comment).
+/// with |RN(x * rc)| in ConstantDivisor's range (see the file comment).
 bool sequenceExact(float C, float Rc) {
   static std::map<uint32_t, bool> Cache;
   auto It = Cache.find(bitsOf(C));
@@ -121,26 +120,27 @@ bool sequenceExact(float C, float Rc) {
   return Exact;
 }
 
-/// A C identifier part for a float constant: 118 -> "118", -0.5 -> "m0p5".
-std::string valueName(float C) {
-  char Buf[64];
-  std::snprintf(Buf, sizeof Buf, "%.9g", static_cast<double>(C));
+/// A C identifier part for a printed constant: "118" -> "118", "-0.5" -> "m0p5".
+std::string identifierPart(const std::string &Text) {
   std::string Name;
-  for (const char *P = Buf; *P; ++P) {
-    if (*P == '-')
+  for (char Ch : Text) {
+    if (Ch == '-')
       Name += 'm';
-    else if (*P == '.')
+    else if (Ch == '.')
       Name += 'p';
-    else if (*P != '+')
-      Name += *P;
+    else if (Ch != '+')
+      Name += Ch;
   }
   return Name;
 }
 
 } // namespace
 
-std::optional<ConstantDivisor> an5d::floatConstantDivisor(const Expr &Divisor) {
-  std::optional<float> C = floatValue(Divisor);
+std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
+  if (Division.K != Expr::Binary || Division.Text != "/" ||
+      Division.Type != ScalarType::Float)
+    return std::nullopt;
+  std::optional<float> C = floatValue(Division.Args[1]);
   if (!C || !std::isfinite(*C) || std::fabs(*C) < DivisorLow ||
       std::fabs(*C) > DivisorHigh)
     return std::nullopt;
@@ -149,14 +149,7 @@ std::optional<ConstantDivisor> an5d::floatConstantDivisor(const Expr &Divisor) {
     return std::nullopt;
   char Text[32];
   std::snprintf(Text, sizeof Text, "%.9g", static_cast<double>(*C));
-  return ConstantDivisor{*C, Rc, Text, "an5d_div_" + valueName(*C)};
-}
-
-std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
-  if (Division.K != Expr::Binary || Division.Text != "/" ||
-      Division.Type != ScalarType::Float)
-    return std::nullopt;
-  return floatConstantDivisor(Division.Args[1]);
+  return ConstantDivisor{*C, Rc, Text, "an5d_div_" + identifierPart(Text)};
 }
 
 void an5d::collectConstantDivisors(const Expr &E,

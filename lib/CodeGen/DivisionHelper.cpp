@@ -36,7 +36,9 @@ void an5d::writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D) {
   W.open("");
   W.line("const float q0 = x * " + Rc + ";");
   W.line("const float a = fabsf(q0);");
-  W.line("if ((a >= 0x1p-80f || x == 0.0f) && a <= 0x1p+80f)");
+  W.line("if ((a >= " + floatLiteral(ConstantDivisor::RangeLow) +
+         " || x == 0.0f) && a <= " + floatLiteral(ConstantDivisor::RangeHigh) +
+         ")");
   W.indent();
   W.line("return copysignf(fmaf(fmaf(-q0, " + C + ", x), " + Rc +
          ", q0), q0);");

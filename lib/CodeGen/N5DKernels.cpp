@@ -218,16 +218,12 @@ void Emitter::assocFunctions() {
   }
   W.close();
   W.line("");
+  // A division by a proved constant goes through its helper, which
+  // divisionHelpers() wrote for this very node of the update.
+  std::optional<ConstantDivisor> Exact =
+      F.Outer ? constantDivisor(*F.Outer) : std::nullopt;
   std::string Finish = "acc";
-  std::optional<ConstantDivisor> Exact;
-  if (F.OuterOp == "/" && Acc == "float")
-    Exact = floatConstantDivisor(*F.Factor);
-  bool HelperWritten =
-      Exact && std::any_of(Divisors.begin(), Divisors.end(),
-                           [&](const ConstantDivisor &D) {
-                             return D.Helper == Exact->Helper;
-                           });
-  if (HelperWritten)
+  if (Exact)
     Finish = Exact->Helper + "(acc)";
   else if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
