@@ -12,7 +12,8 @@ another (the files of DIR travel between them):
   run.py generate --out DIR [--stencils a,b] [--precisions float,double]
                   [--scheme n5d,naive] [--opt auto,star,assoc,none]
                   [--bT 4,8] [--bS 128,256 | --bS 32x32,64x16] [--sl 128,256]
-                  [--min-blocks 0,2] [--prefetch 2] [--tuned FILE]
+                  [--min-blocks 0,2] [--prefetch 2] [--cells 1,2,4]
+                  [--tuned FILE]
       writes DIR/<config>.cu for every combination (those an5dc refuses,
       e.g. --opt=star on a box stencil, are listed and skipped), plus
       DIR/configs.csv. --tuned FILE takes the N.5D parameters per stencil
@@ -73,7 +74,7 @@ def split(s):
 # --- generate --------------------------------------------------------------
 
 CONFIG_FIELDS = ["config", "stencil", "precision", "scheme", "opt", "bT", "bS",
-                 "hSN", "min_blocks", "prefetch"]
+                 "hSN", "min_blocks", "prefetch", "cells"]
 
 def generate(a):
     an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
@@ -90,13 +91,15 @@ def generate(a):
             bss = [b for b in bss if "x" not in b] or ["128"]
         for prec, scheme in itertools.product(split(a.precisions), split(a.scheme)):
             if scheme == "naive":
-                combos = [("na", "1", "na", "na", mb, "na") for mb in split(a.min_blocks)[:1]]
+                combos = [("na", "1", "na", "na", mb, "na", "1") for mb in split(a.min_blocks)[:1]]
             else:
                 combos = itertools.product(split(a.opt), split(a.bT), bss, split(a.sl),
-                                           split(a.min_blocks), split(a.prefetch))
-            for opt, bt, bs, sl, mb, pf in combos:
+                                           split(a.min_blocks), split(a.prefetch),
+                                           split(a.cells))
+            for opt, bt, bs, sl, mb, pf, cl in combos:
                 cfg = (f"{name}.{prec}.naive" if scheme == "naive" else
-                       f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}")
+                       f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
+                       + cells_suffix(cl))
                 path = os.path.join(a.out, cfg + ".cu")
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o", path]
                 if scheme == "naive":
@@ -106,11 +109,13 @@ def generate(a):
                             "--sl", sl, "--prefetch", pf]
                     if mb != "0":
                         cmd += ["--min-blocks", mb]
+                    if cl != "1":
+                        cmd += ["--cells", cl]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
-                                       min_blocks=mb, prefetch=pf)))
+                                       min_blocks=mb, prefetch=pf, cells=cl)))
     if a.model_top:
         todo += model_jobs(a, an5dc)
     if a.tuned and "naive" in split(a.scheme):
@@ -123,7 +128,8 @@ def generate(a):
                     cmd += ["--", "-DUSE_DOUBLE"]
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="naive", opt="na", bT="1", bS="na",
-                                       hSN="na", min_blocks="0", prefetch="na")))
+                                       hSN="na", min_blocks="0", prefetch="na",
+                                       cells="1")))
     def run_an5dc(job):
         cmd, row = job
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -142,6 +148,10 @@ def generate(a):
         w.writeheader()
         w.writerows(rows)
     print(f"generated {len(rows)} configurations in {a.out}")
+
+def cells_suffix(cells):
+    """The config-name part of --cells: none for one cell per thread."""
+    return "" if cells in ("", "1") else f".c{cells}"
 
 def model_ranking(an5dc, name, prec, gpu, size, extra=()):
     """an5dc --model-csv rows for a benchmark at SIZE on GPU."""
@@ -163,18 +173,19 @@ def model_jobs(a, an5dc):
             ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
                       if r["spills"] == "0"][:a.model_top]
             for r in ranked:
+                cl = r.get("cells", "1")
                 cfg = (f"{name}.{prec}.auto.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                       f".mb0.pf{a.prefetch}")
+                       f".mb0.pf{a.prefetch}" + cells_suffix(cl))
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
                        os.path.join(a.out, cfg + ".cu"), "-bT", r["bT"],
                        "-bS", r["bS"].replace("x", ","), "--sl", r["hSN"],
-                       "--prefetch", a.prefetch]
+                       "--prefetch", a.prefetch, "--cells", cl]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
                 jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="n5d", opt="auto", bT=r["bT"],
                                        bS=r["bS"], hSN=r["hSN"], min_blocks="0",
-                                       prefetch=a.prefetch)))
+                                       prefetch=a.prefetch, cells=cl)))
     return jobs
 
 def tuned_jobs(a, an5dc):
@@ -188,20 +199,23 @@ def tuned_jobs(a, an5dc):
             if (want and r["stencil"] not in want) or r["precision"] not in precs:
                 continue
             name, prec, mb = r["stencil"], r["precision"], r["min_blocks"]
+            cl = r.get("cells") or "1"
             cfg = (f"{name}.{prec}.{r['opt']}.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                   f".mb{mb}.pf{a.prefetch}")
+                   f".mb{mb}.pf{a.prefetch}" + cells_suffix(cl))
             cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
                    os.path.join(a.out, cfg + ".cu"), "--opt=" + r["opt"],
                    "-bT", r["bT"], "-bS", r["bS"].replace("x", ","),
                    "--sl", r["hSN"], "--prefetch", a.prefetch]
             if mb != "0":
                 cmd += ["--min-blocks", mb]
+            if cl != "1":
+                cmd += ["--cells", cl]
             if prec == "double":
                 cmd += ["--", "-DUSE_DOUBLE"]
             jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                    scheme="n5d", opt=r["opt"], bT=r["bT"],
                                    bS=r["bS"], hSN=r["hSN"], min_blocks=mb,
-                                   prefetch=a.prefetch)))
+                                   prefetch=a.prefetch, cells=cl)))
     return jobs
 
 # --- measure ---------------------------------------------------------------
@@ -237,7 +251,7 @@ def measure(a):
     hw = hardware(a.hardware, a.device)
     with open(os.path.join(a.dir, "configs.csv")) as f:
         configs = list(csv.DictReader(f))
-    fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN",
+    fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN", "cells",
               "min_blocks", "prefetch", "maxrreg",
               "registers", "spills", "check", "ms", "GFLOP/s", "GCells/s",
               "roofline_GFLOP/s", "fraction_of_roofline"]
@@ -245,7 +259,8 @@ def measure(a):
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
             done = {(r["stencil"], r["precision"], r["scheme"], r["opt"], r["bT"],
-                     r["bS"], r["hSN"], r["min_blocks"], r["prefetch"], r["maxrreg"])
+                     r["bS"], r["hSN"], r.get("cells") or "1", r["min_blocks"],
+                     r["prefetch"], r["maxrreg"])
                     for r in csv.DictReader(f)}
     new = not (a.resume and os.path.exists(a.csv))
     out = open(a.csv, "a" if not new else "w", newline="")
@@ -260,7 +275,8 @@ def measure(a):
             continue
         for rr in [int(x) for x in split(a.maxrreg)]:
             key = (c["stencil"], c["precision"], c["scheme"], c["opt"], c["bT"],
-                   c["bS"], c["hSN"], c["min_blocks"], c["prefetch"], str(rr))
+                   c["bS"], c["hSN"], c.get("cells") or "1", c["min_blocks"],
+                   c["prefetch"], str(rr))
             if key not in done:
                 jobs.append((c, rr))
     def build_job(job):
@@ -279,7 +295,7 @@ def measure(a):
         name, d = c["stencil"], dims_of(c["stencil"])
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
                    opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
-                   min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
+                   cells=c.get("cells") or "1", min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
                    registers=regs, spills=spills)
         if not ok:
             row["check"] = "build-failed"
@@ -362,9 +378,9 @@ def table(a):
     best = best_rows(a.csv)
     for prec in sorted({k[1] for k in best}):
         print(f"\n{prec}\n")
-        print("| stencil | opt | bT | bS | hSN | min blocks | registers | spills | "
+        print("| stencil | opt | bT | bS | hSN | cells | min blocks | registers | spills | "
               "GFLOP/s | fraction of roofline | naive GFLOP/s | speedup |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         n5d, speed = [], []
         for name in sorted({k[0] for k in best if k[1] == prec}):
             r, nv = best.get((name, prec, "n5d")), best.get((name, prec, "naive"))
@@ -373,9 +389,10 @@ def table(a):
             n5d.append(g)
             if g and ng:
                 speed.append(g / ng)
-            cols = [r[k] for k in ("opt", "bT", "bS", "hSN", "min_blocks",
-                                   "registers", "spills", "GFLOP/s",
-                                   "fraction_of_roofline")] if r else [""] * 9
+            cols = [r.get(k, "1") for k in ("opt", "bT", "bS", "hSN", "cells",
+                                              "min_blocks", "registers", "spills",
+                                              "GFLOP/s", "fraction_of_roofline")
+                    ] if r else [""] * 10
             print(f"| {name} | " + " | ".join(cols) +
                   f" | {ng:.0f} | " + (f"{g / ng:.2f}x |" if g and ng else " |"))
         print(f"\ngeomean {prec}: N.5D {geomean(n5d):.0f} GFLOP/s, "
@@ -395,7 +412,7 @@ def model_report(a):
         for r in csv.DictReader(f):
             if (r["scheme"] != "n5d" or r["opt"] != "auto" or not r.get("GFLOP/s")
                     or r["min_blocks"] != "0" or r["maxrreg"] != "0"
-                    or r["prefetch"] != "2"):
+                    or r["prefetch"] != "2" or r.get("cells", "1") != "1"):
                 continue
             if split(a.precisions) and r["precision"] not in split(a.precisions):
                 continue
@@ -477,6 +494,9 @@ def main():
         g.add_argument("--bT", default="4"); g.add_argument("--bS", default="")
         g.add_argument("--sl", default="128"); g.add_argument("--min-blocks", default="0")
         g.add_argument("--prefetch", default="2")
+        g.add_argument("--cells", default="1",
+                       help="cells per thread along the outer blocked "
+                            "dimension (an5dc --cells), a sweep list")
         g.add_argument("--model-top", type=int, default=0,
                        help="also generate the model's top K configurations "
                             "per stencil and precision (an5dc --model-csv)")

@@ -111,6 +111,7 @@ struct Prediction {
   int64_t BT = 0;
   std::vector<int64_t> BS; // array order, as Plan::BS
   int64_t StreamBlock = 0;
+  int64_t Cells = 1;       // per thread, as Plan::Cells
   KernelKind Kernel = KernelKind::None;
   ThreadClasses Threads;   // one launch of degree bT
   double GlobalBytes = 0;  // per launch
@@ -146,6 +147,7 @@ struct SearchConstraints {
   std::optional<int64_t> BT;
   std::optional<std::vector<int64_t>> BS; // as PlanOptions::BS (user order)
   std::optional<int64_t> StreamBlock;
+  std::optional<int64_t> Cells;
 };
 
 /// Every configuration of the search space (bT 1..16 with bS 128/256/512
@@ -167,7 +169,8 @@ void printRanking(llvm::raw_ostream &OS, const Stencil &S,
                   const StencilAnalysis &A, const std::vector<Prediction> &R,
                   const ProblemSize &Size, const DeviceSpec &D, size_t Top);
 
-/// "bT 4, bS 256, hSN 128" for a prediction (bS as the user writes it).
+/// "bT 4, bS 256, hSN 128" for a prediction (bS as the user writes it),
+/// then ", cells 2" where a thread computes several cells.
 std::string configLabel(const Prediction &P);
 
 } // namespace an5d

@@ -56,13 +56,16 @@ struct PlanOptions {
   /// Empty: the default (128 in 2D, 32x32 in 3D).
   std::vector<int64_t> BS;
   int64_t StreamBlock = 128; // rows of the streaming dimension per block (--sl)
+  /// Cells each thread computes along the outer blocked dimension
+  /// (--cells).
+  int64_t Cells = 1;
 };
 
 /// One kernel: advances Degree time steps per launch.
 struct KernelPlan {
   int64_t Degree = 1;
   /// Output columns per block in each blocked dimension (array order,
-  /// streaming dimension excluded): BS[d] - Degree * (lo + hi).
+  /// streaming dimension excluded): span(d) - Degree * (lo + hi).
   std::vector<int64_t> Tile;
   /// Rows of the streaming loop unrolled in the kernel body: the period of
   /// the register ring and of the shared buffer parity.
@@ -84,6 +87,10 @@ struct Plan {
   int64_t BT = 4;
   /// Threads per block in each blocked dimension, array order (j[, k]).
   std::vector<int64_t> BS;
+  /// Cells per thread along blocked dimension 0 (array dimension 1), so a
+  /// block spans BS[0] * Cells cells there; one __syncthreads per level
+  /// serves them all (layout: adjacentCells()).
+  int64_t Cells = 1;
   int64_t StreamBlock = 128;
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;
@@ -93,11 +100,11 @@ struct Plan {
   /// none: every offset of the reach; star: the rows read at another
   /// column; assoc: {0}, the incoming row. Empty: no shared memory at all.
   std::vector<int64_t> SharedRows;
-  /// Padded shared plane: BS[d] + lo_d + hi_d per blocked dimension.
+  /// Padded shared plane: span(d) + lo_d + hi_d per blocked dimension.
   std::vector<int64_t> SharedExtent;
   int64_t SharedPlaneCells = 0; // product of SharedExtent
   /// 2 buffers * SharedRows * plane * elem, then the read-ahead slots
-  /// (max AheadSlots * Threads * elem).
+  /// (max AheadSlots * Threads * Cells * elem).
   int64_t SharedBytes = 0;
   /// The largest KernelPlan::AheadSlots; 0: level 0 is read ahead into
   /// registers.
@@ -111,6 +118,14 @@ struct Plan {
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;
+  /// 3D: a thread's cells are adjacent rows along j, so the neighbours
+  /// they share are the same shared-memory reads (loaded once, hence plain
+  /// loads: SmVec). 2D: they lie BS[0] apart along the contiguous
+  /// dimension (adjacent cells there would break coalescing and conflict in
+  /// shared-memory banks).
+  bool adjacentCells() const { return Dims == 3 && Cells > 1; }
+  /// Cells a block spans along blocked dimension D (array dimension D + 1).
+  int64_t span(unsigned D) const { return D == 0 ? BS[0] * Cells : BS[D]; }
   void dump(llvm::raw_ostream &OS) const;
 };
 
@@ -121,6 +136,9 @@ constexpr int64_t DefaultSharedBytes = 48 * 1024;
 
 /// Most rows level 0 may be read ahead.
 constexpr int64_t MaxPrefetch = 8;
+
+/// Most cells per thread (--cells).
+constexpr int64_t MaxCells = 8;
 
 /// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
 constexpr int64_t MaxThreadsPerSM = 2048;

@@ -28,6 +28,18 @@ std::string Emitter::sanitize(const std::string &Name) {
   return R;
 }
 
+/// A name ending in _c<digits>: the variables of a thread's second and
+/// later cells (j_c1, reg_0_2_c3).
+static bool cellVariable(const std::string &Name) {
+  size_t U = Name.rfind("_c");
+  if (U == std::string::npos || U + 2 == Name.size())
+    return false;
+  for (size_t I = U + 2; I < Name.size(); ++I)
+    if (!std::isdigit(static_cast<unsigned char>(Name[I])))
+      return false;
+  return true;
+}
+
 /// Names the generated kernels and host functions declare themselves.
 bool Emitter::reserved(const std::string &Name) {
   static const std::set<std::string> Own = {
@@ -49,7 +61,8 @@ bool Emitter::reserved(const std::string &Name) {
          Name.rfind("nb_", 0) == 0 || Name.rfind("ahead_", 0) == 0 ||
          Name == "incoming" || Name == "own" || Name == "row_stride" ||
          Name == "row_span" || Name == "store_span" || Name == "in_next" ||
-         Name == "out_next" || Name == "columns_interior" || Name == "rows_interior" || Name == "initial" || Name == "runs" ||
+         Name == "out_next" || cellVariable(Name) ||
+         Name == "columns_interior" || Name == "rows_interior" || Name == "initial" || Name == "runs" ||
          Name == "run" || Name == "repeats" || Name == "total_ms" ||
          Name == "timing" || Name == "ms";
 }
@@ -114,7 +127,9 @@ std::string Emitter::globalIndex(const std::string &Row) const {
 /// Row inside the interior: one unsigned compare against row_span.
 std::string Emitter::interiorTest(const std::string &Row) const {
   std::string RowTest = "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
-  return Checks == Tests::Rows ? RowTest : "cell_interior && " + RowTest;
+  return Checks == Tests::Rows ? RowTest
+                               : "cell_interior" + cellSuffix() + " && " +
+                                     RowTest;
 }
 
 // --- 1. Header ---------------------------------------------------------------
@@ -140,11 +155,17 @@ void Emitter::header() {
          " % 2");
   W.line("//   streaming along " + It[0] + ", blocked along " +
          (N == 2 ? It[1] : It[1] + " and " + It[2]) +
-         " (one cell per thread)");
+         (P.Cells == 1 ? std::string(" (one cell per thread)")
+                       : " (" + str(P.Cells) + " cells per thread along " +
+                             It[1] + ", " +
+                             (adjacentCells() ? std::string("adjacent")
+                                              : str(P.BS[0]) + " apart") +
+                             ")"));
   if (Plans.size() == 1) {
     W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " + BS +
            " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
-           str(P.StreamBlock) + " rows");
+           str(P.StreamBlock) + " rows" +
+           (P.Cells > 1 ? ", cells (--cells) " + str(P.Cells) : ""));
     if (!P.Origin.empty())
       W.line("//   " + P.Origin);
     W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
@@ -157,7 +178,10 @@ void Emitter::header() {
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
          "; shared-memory reads " +
-         (P.SmVec ? "may be vectorized (--sm-vec)" : "scalar"));
+         (!P.SmVec ? std::string("scalar")
+                   : adjacentCells()
+                         ? "plain loads (adjacent cells share reads)"
+                         : "may be vectorized (--sm-vec)"));
   if (Plans.size() == 1) {
     W.line("// Kernels: an5d_kernel_deg1 .. an5d_kernel_deg" + str(P.BT) +
            "; degree D advances D time steps per launch:");
@@ -306,6 +330,11 @@ void Emitter::parameters() {
           " */");
   }
   W.raw("#define AN5D_THREADS " + str(P.Threads));
+  if (P.Cells > 1) {
+    ParamMacros.push_back("AN5D_CELLS");
+    W.raw("#define AN5D_CELLS " + str(P.Cells) + " /* cells per thread along " +
+          It[1] + (N == 2 ? ", AN5D_BLOCK_X apart */" : ", adjacent */"));
+  }
   minBlocksDefine();
   W.line("");
   W.line("// Shared memory: 2 buffers, each holding the rows of the previous "
@@ -320,14 +349,16 @@ void Emitter::parameters() {
            return R.empty() ? std::string(" none") : R;
          }() +
          "), each row a plane padded by the reach on both sides.");
+  std::string SpanText = str(P.BS[0]) + " threads" +
+                         (P.Cells > 1 ? " x " + str(P.Cells) + " cells" : "");
   if (N == 2) {
     W.raw("#define AN5D_SM_WIDTH " + str(P.SharedExtent[0]) + " /* " +
-          str(P.BS[0]) + " threads + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+          SpanText + " + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
           " pad along " + It[1] + " */");
     W.raw("#define AN5D_SM_PLANE AN5D_SM_WIDTH");
   } else {
     W.raw("#define AN5D_SM_HEIGHT " + str(P.SharedExtent[0]) + " /* " +
-          str(P.BS[0]) + " threads + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+          SpanText + " + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
           " pad along " + It[1] + " */");
     W.raw("#define AN5D_SM_WIDTH " + str(P.SharedExtent[1]) + " /* " +
           str(P.BS[1]) + " threads + " + str(P.Lo[2]) + " + " + str(P.Hi[2]) +
@@ -338,13 +369,15 @@ void Emitter::parameters() {
   W.raw("#define AN5D_SM_BUFFER (AN5D_SM_ROWS * AN5D_SM_PLANE)");
   if (P.AheadSlots) {
     W.line("// Read-ahead: after the buffers, AN5D_AHEAD_SLOTS rows of level "
-           "0 per thread, filled by");
+           "0 per thread" + std::string(P.Cells > 1 ? " and cell" : "") +
+           ", filled by");
     W.line("// asynchronous copies (cp.async) that __syncthreads does not "
            "wait for.");
     W.raw("#define AN5D_AHEAD_SLOTS " + str(P.AheadSlots));
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
-          " /* (2 * AN5D_SM_BUFFER + AN5D_AHEAD_SLOTS * AN5D_THREADS) * "
-          "sizeof(" + Elem + ") */");
+          " /* (2 * AN5D_SM_BUFFER + AN5D_AHEAD_SLOTS * AN5D_THREADS" +
+          (P.Cells > 1 ? " * AN5D_CELLS" : "") + ") * sizeof(" + Elem +
+          ") */");
   } else {
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
           " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
@@ -358,6 +391,12 @@ void Emitter::smWrapper() {
   W.line("// neighbours into vector loads (they raise register pressure, AN5D "
          "section 4.3);");
   W.line("// AN5D_SM_VEC (an5dc --sm-vec) lets it vectorize.");
+  if (adjacentCells()) {
+    W.line("// Here plain loads: a thread's cells are adjacent rows, so its "
+           "cells read the same");
+    W.line("// neighbours, which nvcc loads once only from plain loads "
+           "(faster on an H200, docs/performance.md).");
+  }
   if (P.SmVec)
     W.raw("#define AN5D_SM_VEC 1");
   W.raw("#ifdef AN5D_SM_VEC");

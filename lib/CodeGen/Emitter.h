@@ -124,14 +124,41 @@ private:
   /// Index of the cell at offset O (spatial, streaming first; O[0] picks
   /// the row of the buffer) relative to `col` in a shared buffer.
   std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
-  /// Starts the asynchronous copy of level 0 of row Row (at Cell) into
-  /// read-ahead slot Slot, or stores the boundary value there, and commits.
-  void aheadCopy(const std::string &Row, const std::string &Cell,
-                 int64_t Slot);
+  /// Starts the asynchronous copies of level 0 of row Row (RowsBack rows
+  /// before in_next's) into read-ahead slot Slot of every cell, or stores
+  /// the boundary value there, and commits them as one group.
+  void aheadCopy(const std::string &Row, int64_t RowsBack, int64_t Slot);
   std::string aheadSlot(int64_t Slot) const {
-    return Slot ? "ahead_rows[" + str(Slot) + " * AN5D_THREADS]"
-                : std::string("ahead_rows[0]");
+    int64_t Index = Slot * P.Cells + Cell;
+    return Index ? "ahead_rows[" + str(Index) + " * AN5D_THREADS]"
+                 : std::string("ahead_rows[0]");
   }
+  /// The suffix of Cell's variables: cell 0 keeps the plain names
+  /// (reg_0_1, cell_interior, j), cell c adds _c<c> (reg_0_1_c2).
+  std::string cellSuffix() const { return Cell ? "_c" + str(Cell) : ""; }
+  /// Cell's level-0 input in the row RowsBack rows before the one in_next
+  /// points at: a dereference, or the address (Address).
+  std::string inCell(int64_t RowsBack, bool Address) const;
+  /// Where Cell's last level is stored: *out_next or out_next[...].
+  std::string outCell() const;
+  /// Cell's slot in a padded shared plane: col, or col plus its distance.
+  std::string colOf() const;
+  /// Cell's coordinate in array dimension Dm (1 .. N-1).
+  std::string cellIt(unsigned Dm) const {
+    return Dm == 1 ? It[1] + cellSuffix() : It[Dm];
+  }
+  /// Distance in global memory from one cell of a thread to the next.
+  std::string cellStride() const { return N == 2 ? "AN5D_BLOCK_X" : Ext[2]; }
+  bool adjacentCells() const { return P.adjacentCells(); }
+  /// The name of Cell's result at the level being written.
+  std::string valueName() const { return "value" + cellSuffix(); }
+  /// After every cell's value of a level (Values[c]: cell c's, a name or
+  /// an expression): the stores of the last level (after all computations,
+  /// so that no global store separates two cells' shared-memory reads) or
+  /// the next level's inputs.
+  void finishCells(int64_t D, int64_t Level, int64_t Phase,
+                   const std::string &Row,
+                   const std::vector<std::string> &Values);
   /// an5d_boundary(...) for this thread's cell of row Row in plane
   /// PlaneIndex: the value a cell outside the interior keeps.
   std::string boundaryValue(const std::string &PlaneIndex,
@@ -147,12 +174,13 @@ private:
   /// Register name of the cell at in-plane offset O of the incoming row.
   std::string neighbourName(const std::vector<int64_t> &O) const;
   std::string accName(int64_t Level, int64_t Slot) const {
-    return "acc_" + str(Level) + "_" + str(Slot);
+    return "acc_" + str(Level) + "_" + str(Slot) + cellSuffix();
   }
+  std::string incoming() const { return "incoming" + cellSuffix(); }
   /// Type the associative kernel accumulates in: the type of the sum.
   std::string accType() const;
   std::string reg(int64_t Level, int64_t Slot) const {
-    return "reg_" + str(Level) + "_" + str(Slot);
+    return "reg_" + str(Level) + "_" + str(Slot) + cellSuffix();
   }
   /// Ring slot of level-(L-1) row (x + O) when level L computes row x in
   /// phase Phase.
@@ -198,6 +226,9 @@ private:
   /// blocks skip both, blocks with interior columns test rows only.
   enum class Tests { Cells, Rows, None };
   Tests Checks = Tests::Cells;
+  /// The cell of this thread the kernel code being written is for
+  /// (0 .. Plan::Cells - 1).
+  int64_t Cell = 0;
 };
 
 } // namespace codegen

@@ -269,27 +269,55 @@ void Emitter::kernelSetup(const KernelPlan &K) {
                                      "threadIdx.x"};
   std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
                                        "blockIdx.x"};
-  std::string Col, Interior, Stores;
+  std::string Col;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     int64_t TileW = K.Tile[Dm - 1];
     W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (int)" +
            BlockIdx[Dm] + " * " + str(TileW) + ";");
+    std::string Thr = "(int)" + Thread[Dm];
+    if (Dm == 1 && adjacentCells())
+      Thr += " * AN5D_CELLS";
     W.line("const int " + It[Dm] + " = " +
-           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + (int)" + Thread[Dm] +
-           ";");
-    Interior += std::string(Interior.empty() ? "" : " && ") + It[Dm] +
-                " >= " + First[Dm] + " && " + It[Dm] + " <= " + Last[Dm];
-    Stores += " && " + It[Dm] + " >= tile_" + It[Dm] + " && " + It[Dm] +
-              " < tile_" + It[Dm] + " + " + str(TileW);
+           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + " + Thr + ";");
   }
   if (N == 2)
     Col = plus("(int)threadIdx.x", P.Lo[1]);
   else
-    Col = plus("((int)threadIdx.y + " + str(P.Lo[1]) + ") * AN5D_SM_WIDTH + "
-               "(int)threadIdx.x", P.Lo[2]);
+    Col = "((int)threadIdx.y" +
+          std::string(adjacentCells() ? " * AN5D_CELLS" : "") + " + " +
+          str(P.Lo[1]) + ") * AN5D_SM_WIDTH + " +
+          plus("(int)threadIdx.x", P.Lo[2]);
   W.line("const int col = " + Col + "; // in the padded shared plane");
-  W.line("const bool cell_interior = " + Interior + ";");
-  W.line("const bool cell_stores = cell_interior" + Stores + ";");
+  if (P.Cells > 1) {
+    if (adjacentCells())
+      W.line("// This thread's cells are " + str(P.Cells) + " adjacent " +
+             It[1] + " rows (neighbours it reads for several of them are "
+             "loaded once); cell c's variables end in _c<c>.");
+    else
+      W.line("// This thread's other cells lie AN5D_BLOCK_X apart along " +
+             It[1] + " (coalesced, no bank conflicts); cell c's variables "
+             "end in _c<c>.");
+    for (Cell = 1; Cell < P.Cells; ++Cell)
+      W.line("const int " + It[1] + cellSuffix() + " = " + It[1] + " + " +
+             (adjacentCells() ? str(Cell)
+                              : str(Cell) + " * AN5D_BLOCK_X") + ";");
+    Cell = 0;
+  }
+  for (Cell = 0; Cell < P.Cells; ++Cell) {
+    std::string Interior, Stores;
+    for (unsigned Dm = 1; Dm < N; ++Dm) {
+      std::string C = cellIt(Dm);
+      Interior += std::string(Interior.empty() ? "" : " && ") + C + " >= " +
+                  First[Dm] + " && " + C + " <= " + Last[Dm];
+      Stores += " && " + C + " >= tile_" + It[Dm] + " && " + C +
+                " < tile_" + It[Dm] + " + " + str(K.Tile[Dm - 1]);
+    }
+    W.line("const bool cell_interior" + cellSuffix() + " = " + Interior +
+           ";");
+    W.line("const bool cell_stores" + cellSuffix() + " = cell_interior" +
+           cellSuffix() + Stores + ";");
+  }
+  Cell = 0;
   std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
          "; level 0 streams from");
@@ -306,26 +334,31 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "row whose own row");
     W.line("// arrives in unrolled phase q sits in slot q % " + str(P.Ring) +
            "); incoming: the row a level receives.");
-    for (int64_t L = 1; L <= D; ++L) {
-      std::string Decl = accType();
-      for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
-        Decl += std::string(Sl ? "," : "") + " " + accName(L, Sl) + " = " +
-                zero();
-      W.line(Decl + ";");
+    for (Cell = 0; Cell < P.Cells; ++Cell) {
+      for (int64_t L = 1; L <= D; ++L) {
+        std::string Decl = accType();
+        for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
+          Decl += std::string(Sl ? "," : "") + " " + accName(L, Sl) + " = " +
+                  zero();
+        W.line(Decl + ";");
+      }
+      W.line(Elem + " " + incoming() + ";");
     }
-    W.line(Elem + " incoming;");
+    Cell = 0;
   } else {
     W.line("// reg_L_S: level L (L steps after the launch's input) of the "
            "row in ring slot S;");
     W.line("// the row loaded in unrolled phase q goes to slot q % " +
            str(P.Ring) + " at every level.");
-    for (int64_t L = 0; L < D; ++L) {
-      std::string Decl = Elem;
-      for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
-        Decl += std::string(Sl ? "," : "") + " " + reg(L, Sl) + " = " +
-                zero();
-      W.line(Decl + ";");
-    }
+    for (Cell = 0; Cell < P.Cells; ++Cell)
+      for (int64_t L = 0; L < D; ++L) {
+        std::string Decl = Elem;
+        for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
+          Decl += std::string(Sl ? "," : "") + " " + reg(L, Sl) + " = " +
+                  zero();
+        W.line(Decl + ";");
+      }
+    Cell = 0;
   }
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row level 0 loads");
@@ -354,20 +387,22 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " +
            threadIndex() + ";");
     for (int64_t F = 0; F < P.Prefetch; ++F)
-      aheadCopy(plus(It[0], F), "in_next - " + str(P.Prefetch - F) +
-                                    " * row_stride", F % K.AheadSlots);
+      aheadCopy(plus(It[0], F), P.Prefetch - F, F % K.AheadSlots);
   } else if (P.Prefetch > 0) {
     W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
            "), so global-memory latency");
     W.line("// overlaps the levels of the rows before.");
-    std::string Decl = Elem;
-    for (int64_t F = 0; F < P.Prefetch; ++F)
-      Decl += std::string(F ? "," : "") + " ahead_" + str(F) + " = " +
-              levelZeroLoad(plus(It[0], F), "in_next[-" +
-                                                str(P.Prefetch - F) +
-                                                " * row_stride]");
-    W.line(Decl + ";");
+    for (Cell = 0; Cell < P.Cells; ++Cell) {
+      std::string Decl = Elem;
+      for (int64_t F = 0; F < P.Prefetch; ++F)
+        Decl += std::string(F ? "," : "") + " ahead_" + str(F) +
+                cellSuffix() + " = " +
+                levelZeroLoad(plus(It[0], F),
+                              inCell(P.Prefetch - F, /*Address=*/false));
+      W.line(Decl + ";");
+    }
+    Cell = 0;
   }
 }
 
@@ -383,19 +418,47 @@ std::string Emitter::boundaryValue(const std::string &PlaneIndex,
                                    const std::string &Row) const {
   std::string Cells, Exts;
   for (unsigned Dm = 0; Dm < N; ++Dm) {
-    Cells += ", " + (Dm == 0 ? Row : It[Dm]);
+    Cells += ", " + (Dm == 0 ? Row : cellIt(Dm));
     Exts += ", " + Ext[Dm];
   }
   return "an5d_boundary(grid, " + PlaneIndex + ", plane" + Cells + Exts + ")";
 }
 
-void Emitter::aheadCopy(const std::string &Row, const std::string &Cell,
+std::string Emitter::inCell(int64_t RowsBack, bool Address) const {
+  std::string Back = RowsBack ? str(RowsBack) + " * row_stride" : "";
+  if (Cell == 0) {
+    if (Address)
+      return Back.empty() ? "in_next" : "in_next - " + Back;
+    return Back.empty() ? "*in_next" : "in_next[-" + Back + "]";
+  }
+  std::string Shift = str(Cell) + " * " + cellStride();
+  if (Address)
+    return "in_next + " + Shift + (Back.empty() ? "" : " - " + Back);
+  return "in_next[" + Shift + (Back.empty() ? "" : " - " + Back) + "]";
+}
+
+std::string Emitter::outCell() const {
+  return Cell ? "out_next[" + str(Cell) + " * " + cellStride() + "]"
+              : std::string("*out_next");
+}
+
+std::string Emitter::colOf() const {
+  if (Cell == 0)
+    return "col";
+  return "col + " + str(Cell) + " * " +
+         (N == 2 ? "AN5D_BLOCK_X" : "AN5D_SM_WIDTH");
+}
+
+void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
                         int64_t Slot) {
-  std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(Slot) + ", " +
-                     Cell + ", sizeof(" + Elem + "));";
-  if (Checks == Tests::None) {
-    W.line(Copy);
-  } else {
+  for (Cell = 0; Cell < P.Cells; ++Cell) {
+    std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(Slot) + ", " +
+                       inCell(RowsBack, /*Address=*/true) + ", sizeof(" +
+                       Elem + "));";
+    if (Checks == Tests::None) {
+      W.line(Copy);
+      continue;
+    }
     W.line("if (" + interiorTest(Row) + ")");
     W.indent();
     W.line(Copy);
@@ -405,6 +468,7 @@ void Emitter::aheadCopy(const std::string &Row, const std::string &Cell,
     W.line(aheadSlot(Slot) + " = " + boundaryValue("bnd_plane", Row) + ";");
     W.dedent();
   }
+  Cell = 0;
   W.line("__pipeline_commit();");
 }
 
@@ -438,32 +502,50 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     W.line("// share level " + str(Level - 1) + " of row" +
            (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
            " with the other columns");
-    for (size_t R = 0; R < P.SharedRows.size(); ++R) {
-      std::string Idx = R == 0 ? "col"
-                               : (R == 1 ? std::string("")
-                                         : str(R) + " * ") +
-                                     "AN5D_SM_PLANE + col";
-      W.line(Buf + "[" + Idx + "] = " +
-             reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
-    }
+    for (Cell = 0; Cell < P.Cells; ++Cell)
+      for (size_t R = 0; R < P.SharedRows.size(); ++R) {
+        std::string Idx = R == 0 ? colOf()
+                                 : (R == 1 ? std::string("")
+                                           : str(R) + " * ") +
+                                       "AN5D_SM_PLANE + " + colOf();
+        W.line(Buf + "[" + Idx + "] = " +
+               reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
+      }
+    Cell = 0;
     W.line("__syncthreads();");
   }
-  std::string Args = (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", col";
-  for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
-    Args += ", " + reg(Level - 1, slotOf(Phase, O));
-  Args += scalarArgs();
-  W.line("const " + Elem + " value = an5d_update(" + Args + ");");
-  if (Level == D) {
-    W.line("if (cell_stores && (unsigned)(" + Row +
-           " - row_first) <= store_span)");
-    W.indent();
-    W.line("*out_next = value;");
-    W.dedent();
-  } else {
-    W.line(reg(Level, mod(Phase, P.Ring)) + " = " +
-           levelValue(Level, Row, "value") + ";");
+  std::vector<std::string> Values;
+  for (Cell = 0; Cell < P.Cells; ++Cell) {
+    std::string Args =
+        (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", " + colOf();
+    for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
+      Args += ", " + reg(Level - 1, slotOf(Phase, O));
+    Args += scalarArgs();
+    W.line("const " + Elem + " " + valueName() + " = an5d_update(" + Args +
+           ");");
+    Values.push_back(valueName());
   }
+  finishCells(D, Level, Phase, Row, Values);
   W.close();
+}
+
+void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
+                          const std::string &Row,
+                          const std::vector<std::string> &Values) {
+  bool Assoc = P.Kernel == KernelKind::Assoc;
+  for (Cell = 0; Cell < P.Cells; ++Cell) {
+    if (Level == D) {
+      W.line("if (cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
+             " - row_first) <= store_span)");
+      W.indent();
+      W.line(outCell() + " = " + Values[Cell] + ";");
+      W.dedent();
+    } else {
+      W.line((Assoc ? incoming() : reg(Level, mod(Phase, P.Ring))) + " = " +
+             levelValue(Level, Row, Values[Cell]) + ";");
+    }
+  }
+  Cell = 0;
 }
 
 void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
@@ -476,30 +558,35 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
          str(Level - 1) + " arrives; row " + Row + " completes");
   W.open("");
   std::string Buf = bufferName(K, Phase, Level);
-  std::string Args = "incoming";
   if (!P.SharedRows.empty()) {
-    W.line(Buf + "[col] = incoming;");
+    for (Cell = 0; Cell < P.Cells; ++Cell)
+      W.line(Buf + "[" + colOf() + "] = " + incoming() + ";");
+    Cell = 0;
     W.line("__syncthreads();");
-    Args = Buf + ", col, incoming";
   }
-  std::string Rows;
-  for (int64_t Pl : Planes) {
-    Args += ", " + accName(Level, mod(Phase - Pl, P.Ring));
-    Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
+  std::vector<std::string> Values;
+  for (Cell = 0; Cell < P.Cells; ++Cell) {
+    std::string Args = incoming();
+    if (!P.SharedRows.empty())
+      Args = Buf + ", " + colOf() + ", " + incoming();
+    std::string Rows;
+    for (int64_t Pl : Planes) {
+      Args += ", " + accName(Level, mod(Phase - Pl, P.Ring));
+      Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
+    }
+    W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
+    std::string Finish = "an5d_finish(" +
+                         accName(Level, mod(Phase - Planes.back(), P.Ring)) +
+                         scalarArgs() + ")";
+    // One cell uses its result once: no name needed.
+    if (P.Cells == 1) {
+      Values.push_back(Finish);
+      continue;
+    }
+    W.line("const " + Elem + " " + valueName() + " = " + Finish + ";");
+    Values.push_back(valueName());
   }
-  W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
-  std::string Value = "an5d_finish(" +
-                      accName(Level, mod(Phase - Planes.back(), P.Ring)) +
-                      scalarArgs() + ")";
-  if (Level == D) {
-    W.line("if (cell_stores && (unsigned)(" + Row +
-           " - row_first) <= store_span)");
-    W.indent();
-    W.line("*out_next = " + Value + ";");
-    W.dedent();
-  } else {
-    W.line("incoming = " + levelValue(Level, Row, Value) + ";");
-  }
+  finishCells(D, Level, Phase, Row, Values);
   W.close();
 }
 
@@ -558,7 +645,7 @@ std::string Emitter::blockColumnsTest(const KernelPlan &K) const {
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
     T += std::string(T.empty() ? "" : " && ") + Lowest + " >= " + First[Dm] +
-         " && " + plus(Lowest, P.BS[Dm - 1] - 1) + " <= " + Last[Dm];
+         " && " + plus(Lowest, P.span(Dm - 1) - 1) + " <= " + Last[Dm];
   }
   return T;
 }
@@ -575,21 +662,33 @@ void Emitter::streamLoop(const KernelPlan &K) {
     W.dedent();
     W.line("// level 0 of row " + It[0]);
     bool Assoc = P.Kernel == KernelKind::Assoc;
-    std::string Level0 = Assoc ? std::string("incoming") : reg(0, mod(Q, P.Ring));
+    auto level0 = [&] {
+      return Assoc ? incoming() : reg(0, mod(Q, P.Ring));
+    };
     if (K.AheadSlots) {
       W.line("__pipeline_wait_prior(" + str(P.Prefetch - 1) + "); // row " +
              It[0] + "'s copy has landed");
-      W.line(Level0 + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
-      aheadCopy(plus(It[0], P.Prefetch), "in_next",
+      for (Cell = 0; Cell < P.Cells; ++Cell)
+        W.line(level0() + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
+      Cell = 0;
+      aheadCopy(plus(It[0], P.Prefetch), 0,
                 mod(Q + P.Prefetch, K.AheadSlots));
-    } else if (P.Prefetch == 0) {
-      W.line(Level0 + " = " + levelZeroLoad(It[0], "*in_next") + ";");
     } else {
-      W.line(Level0 + " = ahead_0;");
-      for (int64_t F = 1; F < P.Prefetch; ++F)
-        W.line("ahead_" + str(F - 1) + " = ahead_" + str(F) + ";");
-      W.line("ahead_" + str(P.Prefetch - 1) + " = " +
-             levelZeroLoad(plus(It[0], P.Prefetch), "*in_next") + ";");
+      for (Cell = 0; Cell < P.Cells; ++Cell) {
+        std::string Load = levelZeroLoad(
+            plus(It[0], P.Prefetch), inCell(0, /*Address=*/false));
+        if (P.Prefetch == 0) {
+          W.line(level0() + " = " + Load + ";");
+          continue;
+        }
+        std::string Sfx = cellSuffix();
+        W.line(level0() + " = ahead_0" + Sfx + ";");
+        for (int64_t F = 1; F < P.Prefetch; ++F)
+          W.line("ahead_" + str(F - 1) + Sfx + " = ahead_" + str(F) + Sfx +
+                 ";");
+        W.line("ahead_" + str(P.Prefetch - 1) + Sfx + " = " + Load + ";");
+      }
+      Cell = 0;
     }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)

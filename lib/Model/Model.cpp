@@ -157,7 +157,9 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   // ptxas -v for the 21 benchmarks (docs/model.md).
   int64_t Words = P.Elem == ElemType::Double ? 2 : 1;
   double Ring = double(P.Ring) * Words;
-  double Est = 30.0 + 1.4 * double(P.BT) * Ring + double(P.Prefetch * Words);
+  double Cells = double(P.Cells);
+  double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
+               double(P.Prefetch * Words) * Cells;
   return std::min<int64_t>(255, int64_t(std::ceil(Est)));
 }
 
@@ -268,6 +270,7 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   R.BT = P.BT;
   R.BS = P.BS;
   R.StreamBlock = P.StreamBlock;
+  R.Cells = P.Cells;
   R.Kernel = P.Kernel;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
@@ -279,7 +282,7 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   int64_t Blocks = Rows.Blocks, InteriorBlocks = Rows.InteriorBlocks;
   for (unsigned Dm = 1; Dm < P.Dims; ++Dm) {
     ColumnCounts C = countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm],
-                                  P.BS[Dm - 1], K.Tile[Dm - 1], Deg);
+                                  P.span(Dm - 1), K.Tile[Dm - 1], Deg);
     Threads *= C.Threads;
     InArray *= C.InArray;
     Interior *= C.Interior;
@@ -301,8 +304,9 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   double Loads = InArray * Rows.Loaded, Stores = Owned;
   R.GlobalBytes = (Loads + Stores) * Word;
 
-  // Shared memory: every thread stores one value per row and level that
-  // feeds the next level; computed cells load their other columns.
+  // Shared memory: every thread stores one value per cell, row and level
+  // that feeds the next level; computed cells load their other columns.
+  // One barrier per thread, row and level serves all of a thread's cells.
   bool UsesShared = !P.SharedRows.empty();
   double SharedStores =
       UsesShared ? Threads * Rows.Streamed * double(Deg) : 0.0;
@@ -313,7 +317,8 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   double FpPerCell = Ops.instructions(P.Elem);
   R.FlopSlots = Computed * FpPerCell;
   R.Instructions = Computed * (FpPerCell + D.OverheadInstr) + SharedLoads +
-                   SharedStores * 2 /* store and barrier */ + Loads + Stores;
+                   SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
+                   Stores;
 
   double Clock = D.ClockMHz * 1e6;
   double Peak = (P.Elem == ElemType::Float ? D.Fp32GFlops : D.Fp64GFlops) *
@@ -393,6 +398,7 @@ PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
   O.BT = P.BT;
   O.BS.assign(P.BS.rbegin(), P.BS.rend());
   O.StreamBlock = P.StreamBlock;
+  O.Cells = P.Cells;
   return O;
 }
 
@@ -416,25 +422,30 @@ std::vector<Prediction> an5d::rankConfigurations(
                                      : std::vector<int64_t>{128, 256};
   if (C.StreamBlock)
     Streams = {*C.StreamBlock};
+  std::vector<int64_t> CellCounts = {1};
+  if (C.Cells)
+    CellCounts = {*C.Cells};
 
   std::vector<Prediction> Out;
   for (const std::vector<int64_t> &BS : Blocks)
-    for (int64_t T : Degrees)
-      for (int64_t H : Streams) {
-        PlanOptions O = Base;
-        O.BT = T;
-        O.BS = BS;
-        O.StreamBlock = H;
-        Plan P;
-        std::string Ignored;
-        if (!makePlan(S, A, O, P, Ignored) ||
-            P.SharedBytes > D.SharedPerBlock)
-          continue;
-        Out.push_back(predict(S, A, P, Size, D));
-      }
+    for (int64_t Cells : CellCounts)
+      for (int64_t T : Degrees)
+        for (int64_t H : Streams) {
+          PlanOptions O = Base;
+          O.BT = T;
+          O.BS = BS;
+          O.StreamBlock = H;
+          O.Cells = Cells;
+          Plan P;
+          std::string Ignored;
+          if (!makePlan(S, A, O, P, Ignored) ||
+              P.SharedBytes > D.SharedPerBlock)
+            continue;
+          Out.push_back(predict(S, A, P, Size, D));
+        }
   auto Key = [](const Prediction &P) {
     return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,
-                           P.StreamBlock);
+                           P.StreamBlock, P.Cells);
   };
   std::sort(Out.begin(), Out.end(),
             [&](const Prediction &X, const Prediction &Y) {
@@ -454,7 +465,8 @@ std::string an5d::sizeText(const ProblemSize &Size) {
 
 std::string an5d::configLabel(const Prediction &P) {
   return "bT " + std::to_string(P.BT) + ", bS " + userBlockSizes(P.BS) +
-         ", hSN " + std::to_string(P.StreamBlock);
+         ", hSN " + std::to_string(P.StreamBlock) +
+         (P.Cells > 1 ? ", cells " + std::to_string(P.Cells) : "");
 }
 
 void Prediction::dump(llvm::raw_ostream &OS) const {

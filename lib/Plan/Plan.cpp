@@ -215,6 +215,16 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   P.BS.assign(User.rbegin(), User.rend());
+  if (Opts.Cells < 1 || Opts.Cells > MaxCells) {
+    Error = "--cells " + std::to_string(Opts.Cells) +
+            " is out of range; a thread computes 1 to " +
+            std::to_string(MaxCells) + " cells";
+    return false;
+  }
+  P.Cells = Opts.Cells;
+  // Plain loads let nvcc load the reads a thread's adjacent cells share
+  // once (measured faster than scalar volatile loads, docs/performance.md).
+  P.SmVec = P.SmVec || P.adjacentCells();
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
@@ -222,16 +232,26 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
       Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
       return false;
     }
-    if (P.BS[D] <= P.BT * Reach) {
+    if (P.span(D) <= P.BT * Reach) {
       std::string Which = Blocked == 1 ? "" : (D + 1 == Blocked ? " along X"
                                                                 : " along Y");
+      std::string Cells = D == 0 && P.Cells > 1
+                              ? " (" + std::to_string(P.BS[D]) +
+                                    " threads x --cells " +
+                                    std::to_string(P.Cells) + ")"
+                              : "";
       Error = "-bS " + userBlockSizes(P.BS) + " is too small for -bT " +
               std::to_string(P.BT) + ": a block of " +
-              std::to_string(P.BS[D]) + " threads" + Which +
+              std::to_string(P.span(D)) + " " +
+              (Cells.empty() ? "threads" : "cells" + Cells) + Which +
               " loses " + std::to_string(P.BT * Reach) +
               " columns to the halo (bT * reach " + std::to_string(Reach) +
-              ") and keeps none; use -bS larger than " +
-              std::to_string(P.BT * Reach) + " or a smaller -bT";
+              ") and keeps none; use " +
+              (Cells.empty() ? "-bS larger than "
+                             : "more than ") +
+              std::to_string(P.BT * Reach) +
+              (Cells.empty() ? "" : " cells (-bS times --cells)") +
+              " or a smaller -bT";
       return false;
     }
     P.Threads *= P.BS[D];
@@ -266,7 +286,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   bool Async = Opts.AsyncPrefetch && !Rows.empty();
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
-    P.SharedExtent.push_back(P.BS[D] + P.Lo[D + 1] + P.Hi[D + 1]);
+    P.SharedExtent.push_back(P.span(D) + P.Lo[D + 1] + P.Hi[D + 1]);
     P.SharedPlaneCells *= P.SharedExtent.back();
   }
   P.SharedBytes = 2 * int64_t(P.SharedRows.size()) * P.SharedPlaneCells *
@@ -286,7 +306,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     KernelPlan K;
     K.Degree = Deg;
     for (unsigned D = 0; D < Blocked; ++D)
-      K.Tile.push_back(P.BS[D] - Deg * (P.Lo[D + 1] + P.Hi[D + 1]));
+      K.Tile.push_back(P.span(D) - Deg * (P.Lo[D + 1] + P.Hi[D + 1]));
     bool Parity = !P.SharedRows.empty() && Deg % 2 == 1;
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
     if (Async)
@@ -294,7 +314,8 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
     P.Kernels.push_back(K);
   }
-  P.SharedBytes += P.AheadSlots * P.Threads * elemTypeBytes(P.Elem);
+  P.SharedBytes +=
+      P.AheadSlots * P.Threads * P.Cells * elemTypeBytes(P.Elem);
   if (P.SharedBytes > MaxSharedBytes) {
     Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
             std::to_string(P.SharedBytes) +
@@ -332,6 +353,11 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  bT: " << BT << "\n";
   OS << "  bS: " << userBlockSizes(BS) << " (threads per block: " << Threads
      << ")\n";
+  if (Cells > 1)
+    OS << "  cells per thread: " << Cells << " along dimension 1, "
+       << (adjacentCells() ? std::string("adjacent")
+                           : std::to_string(BS[0]) + " apart")
+       << " (a block spans " << span(0) << ")\n";
   OS << "  stream block (hSN): " << StreamBlock << " rows\n";
   OS << "  reach:";
   for (unsigned D = 0; D < Dims; ++D)
@@ -340,11 +366,12 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  shared rows: " << SharedRows.size() << " (streaming offsets:";
   for (int64_t R : SharedRows)
     OS << " " << R;
-  int64_t Slots = AheadSlots * Threads * elemTypeBytes(Elem);
+  int64_t Slots = AheadSlots * Threads * Cells * elemTypeBytes(Elem);
   OS << "), padded plane " << joinX(SharedExtent) << ", 2 buffers, "
      << SharedBytes - Slots << " bytes\n";
   if (AheadSlots)
-    OS << "  read-ahead slots: " << AheadSlots << " per thread, " << Slots
+    OS << "  read-ahead slots: " << AheadSlots << " per thread"
+       << (Cells > 1 ? " and cell" : "") << ", " << Slots
        << " bytes (shared memory per block: " << SharedBytes << " bytes)\n";
   OS << "  write plane: (t + " << WriteShift << ") % 2\n";
   for (const KernelPlan &K : Kernels)

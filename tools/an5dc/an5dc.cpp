@@ -53,6 +53,12 @@ cl::opt<int> StreamLength(
                    "the performance model's choice)"),
     cl::value_desc("H"), cl::init(128), cl::cat(Category));
 
+cl::opt<int> CellsOpt(
+    "cells",
+    cl::desc("Cells each thread computes along the outer blocked dimension, "
+             "bS apart (1 to 8; default: the performance model's choice)"),
+    cl::value_desc("N"), cl::init(1), cl::cat(Category));
+
 cl::opt<Scheme> SchemeOpt(
     "scheme", cl::desc("How the time loop runs on the GPU"),
     cl::values(clEnumValN(Scheme::N5D, "n5d",
@@ -285,6 +291,10 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
       C.StreamBlock = PO.StreamBlock;
       Fixed += " --sl " + std::to_string(PO.StreamBlock);
     }
+    if (CellsOpt.getNumOccurrences()) {
+      C.Cells = PO.Cells;
+      Fixed += " --cells " + std::to_string(PO.Cells);
+    }
     if (!Fixed.empty())
       Fixed = "given" + Fixed;
     std::vector<Prediction> Ranking =
@@ -330,6 +340,9 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
   if (PO.Run == Scheme::N5D) {
     P.Origin = "given on the command line (-bT " + std::to_string(PO.BT) +
                " -bS " + BlockS + " --sl " + std::to_string(PO.StreamBlock) +
+               (CellsOpt.getNumOccurrences()
+                    ? " --cells " + std::to_string(PO.Cells)
+                    : std::string()) +
                ")";
     Predictions.push_back(predict(S, A, P, Size, *Dev));
   }
@@ -526,6 +539,7 @@ int runPipeline(const FrontendOptions &Opts) {
   if (PO.Run == Scheme::Naive) {
     const std::pair<const cl::Option *, const char *> NotNaive[] = {
         {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
+        {&CellsOpt, "--cells"},
         {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"},
         {&Prefetch, "--prefetch"}, {&AsyncPrefetch, "--async-prefetch"}};
     for (const auto &[O, Name] : NotNaive)
@@ -542,6 +556,7 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   PO.BT = BlockT;
   PO.StreamBlock = StreamLength;
+  PO.Cells = CellsOpt;
   if (!BlockS.empty() && !parseBlockSizes(BlockS, PO.BS)) {
     llvm::errs() << "an5dc: error: -bS '" << BlockS
                  << "' is not a size or a pair of sizes, e.g. -bS 64 or "
