@@ -149,6 +149,10 @@ def generate(a):
         w.writerows(rows)
     print(f"generated {len(rows)} configurations in {a.out}")
 
+def cells_of(row):
+    """A row's cells per thread; rows written before --cells have none."""
+    return row.get("cells") or "1"
+
 def cells_suffix(cells):
     """The config-name part of --cells: none for one cell per thread."""
     return "" if cells in ("", "1") else f".c{cells}"
@@ -173,7 +177,7 @@ def model_jobs(a, an5dc):
             ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
                       if r["spills"] == "0"][:a.model_top]
             for r in ranked:
-                cl = r.get("cells", "1")
+                cl = cells_of(r)
                 cfg = (f"{name}.{prec}.auto.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
                        f".mb0.pf{a.prefetch}" + cells_suffix(cl))
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
@@ -199,7 +203,7 @@ def tuned_jobs(a, an5dc):
             if (want and r["stencil"] not in want) or r["precision"] not in precs:
                 continue
             name, prec, mb = r["stencil"], r["precision"], r["min_blocks"]
-            cl = r.get("cells") or "1"
+            cl = cells_of(r)
             cfg = (f"{name}.{prec}.{r['opt']}.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
                    f".mb{mb}.pf{a.prefetch}" + cells_suffix(cl))
             cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
@@ -259,7 +263,7 @@ def measure(a):
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
             done = {(r["stencil"], r["precision"], r["scheme"], r["opt"], r["bT"],
-                     r["bS"], r["hSN"], r.get("cells") or "1", r["min_blocks"],
+                     r["bS"], r["hSN"], cells_of(r), r["min_blocks"],
                      r["prefetch"], r["maxrreg"])
                     for r in csv.DictReader(f)}
     new = not (a.resume and os.path.exists(a.csv))
@@ -275,7 +279,7 @@ def measure(a):
             continue
         for rr in [int(x) for x in split(a.maxrreg)]:
             key = (c["stencil"], c["precision"], c["scheme"], c["opt"], c["bT"],
-                   c["bS"], c["hSN"], c.get("cells") or "1", c["min_blocks"],
+                   c["bS"], c["hSN"], cells_of(c), c["min_blocks"],
                    c["prefetch"], str(rr))
             if key not in done:
                 jobs.append((c, rr))
@@ -295,7 +299,7 @@ def measure(a):
         name, d = c["stencil"], dims_of(c["stencil"])
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
                    opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
-                   cells=c.get("cells") or "1", min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
+                   cells=cells_of(c), min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
                    registers=regs, spills=spills)
         if not ok:
             row["check"] = "build-failed"
@@ -412,7 +416,7 @@ def model_report(a):
         for r in csv.DictReader(f):
             if (r["scheme"] != "n5d" or r["opt"] != "auto" or not r.get("GFLOP/s")
                     or r["min_blocks"] != "0" or r["maxrreg"] != "0"
-                    or r["prefetch"] != "2" or r.get("cells", "1") != "1"):
+                    or r["prefetch"] != "2" or cells_of(r) != "1"):
                 continue
             if split(a.precisions) and r["precision"] not in split(a.precisions):
                 continue

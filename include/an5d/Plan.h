@@ -120,10 +120,13 @@ struct Plan {
   int64_t sharedRowOf(int64_t Off) const;
   /// 3D: a thread's cells are adjacent rows along j, so the neighbours
   /// they share are the same shared-memory reads (loaded once, hence plain
-  /// loads: SmVec). 2D: they lie BS[0] apart along the contiguous
+  /// loads: plainSharedLoads()). 2D: they lie BS[0] apart along the contiguous
   /// dimension (adjacent cells there would break coalescing and conflict in
   /// shared-memory banks).
   bool adjacentCells() const { return Dims == 3 && Cells > 1; }
+  /// Shared-memory reads are plain loads nvcc may merge or vectorize:
+  /// --sm-vec, or adjacent cells (their shared reads then load once).
+  bool plainSharedLoads() const { return SmVec || adjacentCells(); }
   /// Cells a block spans along blocked dimension D (array dimension D + 1).
   int64_t span(unsigned D) const { return D == 0 ? BS[0] * Cells : BS[D]; }
   void dump(llvm::raw_ostream &OS) const;

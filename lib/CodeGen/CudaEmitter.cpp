@@ -178,7 +178,7 @@ void Emitter::header() {
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
          "; shared-memory reads " +
-         (!P.SmVec ? std::string("scalar")
+         (!P.plainSharedLoads() ? std::string("scalar")
                    : adjacentCells()
                          ? "plain loads (adjacent cells share reads)"
                          : "may be vectorized (--sm-vec)"));
@@ -397,7 +397,7 @@ void Emitter::smWrapper() {
     W.line("// neighbours, which nvcc loads once only from plain loads "
            "(faster on an H200, docs/performance.md).");
   }
-  if (P.SmVec)
+  if (P.plainSharedLoads())
     W.raw("#define AN5D_SM_VEC 1");
   W.raw("#ifdef AN5D_SM_VEC");
   W.raw("#define AN5D_SM(buffer, index) ((buffer)[index])");

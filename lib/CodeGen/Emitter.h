@@ -150,6 +150,13 @@ private:
   /// Distance in global memory from one cell of a thread to the next.
   std::string cellStride() const { return N == 2 ? "AN5D_BLOCK_X" : Ext[2]; }
   bool adjacentCells() const { return P.adjacentCells(); }
+  /// Runs Body for each of the thread's cells from First on, with Cell
+  /// set, then leaves Cell at 0 (the cell code outside these loops means).
+  template <typename F> void eachCell(const F &Body, int64_t First = 0) {
+    for (Cell = First; Cell < P.Cells; ++Cell)
+      Body();
+    Cell = 0;
+  }
   /// The name of Cell's result at the level being written.
   std::string valueName() const { return "value" + cellSuffix(); }
   /// After every cell's value of a level (Values[c]: cell c's, a name or

@@ -297,13 +297,13 @@ void Emitter::kernelSetup(const KernelPlan &K) {
       W.line("// This thread's other cells lie AN5D_BLOCK_X apart along " +
              It[1] + " (coalesced, no bank conflicts); cell c's variables "
              "end in _c<c>.");
-    for (Cell = 1; Cell < P.Cells; ++Cell)
+    eachCell([&] {
       W.line("const int " + It[1] + cellSuffix() + " = " + It[1] + " + " +
              (adjacentCells() ? str(Cell)
                               : str(Cell) + " * AN5D_BLOCK_X") + ";");
-    Cell = 0;
+    }, 1);
   }
-  for (Cell = 0; Cell < P.Cells; ++Cell) {
+  eachCell([&] {
     std::string Interior, Stores;
     for (unsigned Dm = 1; Dm < N; ++Dm) {
       std::string C = cellIt(Dm);
@@ -316,8 +316,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            ";");
     W.line("const bool cell_stores" + cellSuffix() + " = cell_interior" +
            cellSuffix() + Stores + ";");
-  }
-  Cell = 0;
+  });
   std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
          "; level 0 streams from");
@@ -334,7 +333,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "row whose own row");
     W.line("// arrives in unrolled phase q sits in slot q % " + str(P.Ring) +
            "); incoming: the row a level receives.");
-    for (Cell = 0; Cell < P.Cells; ++Cell) {
+    eachCell([&] {
       for (int64_t L = 1; L <= D; ++L) {
         std::string Decl = accType();
         for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
@@ -343,14 +342,13 @@ void Emitter::kernelSetup(const KernelPlan &K) {
         W.line(Decl + ";");
       }
       W.line(Elem + " " + incoming() + ";");
-    }
-    Cell = 0;
+    });
   } else {
     W.line("// reg_L_S: level L (L steps after the launch's input) of the "
            "row in ring slot S;");
     W.line("// the row loaded in unrolled phase q goes to slot q % " +
            str(P.Ring) + " at every level.");
-    for (Cell = 0; Cell < P.Cells; ++Cell)
+    eachCell([&] {
       for (int64_t L = 0; L < D; ++L) {
         std::string Decl = Elem;
         for (int64_t Sl = 0; Sl < P.Ring; ++Sl)
@@ -358,7 +356,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
                   zero();
         W.line(Decl + ";");
       }
-    Cell = 0;
+    });
   }
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row level 0 loads");
@@ -393,7 +391,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
            "), so global-memory latency");
     W.line("// overlaps the levels of the rows before.");
-    for (Cell = 0; Cell < P.Cells; ++Cell) {
+    eachCell([&] {
       std::string Decl = Elem;
       for (int64_t F = 0; F < P.Prefetch; ++F)
         Decl += std::string(F ? "," : "") + " ahead_" + str(F) +
@@ -401,8 +399,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
                 levelZeroLoad(plus(It[0], F),
                               inCell(P.Prefetch - F, /*Address=*/false));
       W.line(Decl + ";");
-    }
-    Cell = 0;
+    });
   }
 }
 
@@ -451,13 +448,13 @@ std::string Emitter::colOf() const {
 
 void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
                         int64_t Slot) {
-  for (Cell = 0; Cell < P.Cells; ++Cell) {
+  eachCell([&] {
     std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(Slot) + ", " +
                        inCell(RowsBack, /*Address=*/true) + ", sizeof(" +
                        Elem + "));";
     if (Checks == Tests::None) {
       W.line(Copy);
-      continue;
+      return;
     }
     W.line("if (" + interiorTest(Row) + ")");
     W.indent();
@@ -467,8 +464,7 @@ void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
     W.indent();
     W.line(aheadSlot(Slot) + " = " + boundaryValue("bnd_plane", Row) + ";");
     W.dedent();
-  }
-  Cell = 0;
+  });
   W.line("__pipeline_commit();");
 }
 
@@ -502,7 +498,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     W.line("// share level " + str(Level - 1) + " of row" +
            (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
            " with the other columns");
-    for (Cell = 0; Cell < P.Cells; ++Cell)
+    eachCell([&] {
       for (size_t R = 0; R < P.SharedRows.size(); ++R) {
         std::string Idx = R == 0 ? colOf()
                                  : (R == 1 ? std::string("")
@@ -511,11 +507,11 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
         W.line(Buf + "[" + Idx + "] = " +
                reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
       }
-    Cell = 0;
+    });
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
-  for (Cell = 0; Cell < P.Cells; ++Cell) {
+  eachCell([&] {
     std::string Args =
         (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", " + colOf();
     for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
@@ -524,7 +520,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     W.line("const " + Elem + " " + valueName() + " = an5d_update(" + Args +
            ");");
     Values.push_back(valueName());
-  }
+  });
   finishCells(D, Level, Phase, Row, Values);
   W.close();
 }
@@ -533,7 +529,7 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
                           const std::string &Row,
                           const std::vector<std::string> &Values) {
   bool Assoc = P.Kernel == KernelKind::Assoc;
-  for (Cell = 0; Cell < P.Cells; ++Cell) {
+  eachCell([&] {
     if (Level == D) {
       W.line("if (cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
              " - row_first) <= store_span)");
@@ -544,8 +540,7 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
       W.line((Assoc ? incoming() : reg(Level, mod(Phase, P.Ring))) + " = " +
              levelValue(Level, Row, Values[Cell]) + ";");
     }
-  }
-  Cell = 0;
+  });
 }
 
 void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
@@ -559,13 +554,13 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   W.open("");
   std::string Buf = bufferName(K, Phase, Level);
   if (!P.SharedRows.empty()) {
-    for (Cell = 0; Cell < P.Cells; ++Cell)
+    eachCell([&] {
       W.line(Buf + "[" + colOf() + "] = " + incoming() + ";");
-    Cell = 0;
+    });
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
-  for (Cell = 0; Cell < P.Cells; ++Cell) {
+  eachCell([&] {
     std::string Args = incoming();
     if (!P.SharedRows.empty())
       Args = Buf + ", " + colOf() + ", " + incoming();
@@ -581,11 +576,11 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     // One cell uses its result once: no name needed.
     if (P.Cells == 1) {
       Values.push_back(Finish);
-      continue;
+      return;
     }
     W.line("const " + Elem + " " + valueName() + " = " + Finish + ";");
     Values.push_back(valueName());
-  }
+  });
   finishCells(D, Level, Phase, Row, Values);
   W.close();
 }
@@ -668,18 +663,18 @@ void Emitter::streamLoop(const KernelPlan &K) {
     if (K.AheadSlots) {
       W.line("__pipeline_wait_prior(" + str(P.Prefetch - 1) + "); // row " +
              It[0] + "'s copy has landed");
-      for (Cell = 0; Cell < P.Cells; ++Cell)
+      eachCell([&] {
         W.line(level0() + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
-      Cell = 0;
+      });
       aheadCopy(plus(It[0], P.Prefetch), 0,
                 mod(Q + P.Prefetch, K.AheadSlots));
     } else {
-      for (Cell = 0; Cell < P.Cells; ++Cell) {
+      eachCell([&] {
         std::string Load = levelZeroLoad(
             plus(It[0], P.Prefetch), inCell(0, /*Address=*/false));
         if (P.Prefetch == 0) {
           W.line(level0() + " = " + Load + ";");
-          continue;
+          return;
         }
         std::string Sfx = cellSuffix();
         W.line(level0() + " = ahead_0" + Sfx + ";");
@@ -687,8 +682,7 @@ void Emitter::streamLoop(const KernelPlan &K) {
           W.line("ahead_" + str(F - 1) + Sfx + " = ahead_" + str(F) + Sfx +
                  ";");
         W.line("ahead_" + str(P.Prefetch - 1) + Sfx + " = " + Load + ";");
-      }
-      Cell = 0;
+      });
     }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)

@@ -222,9 +222,6 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   P.Cells = Opts.Cells;
-  // Plain loads let nvcc load the reads a thread's adjacent cells share
-  // once (measured faster than scalar volatile loads, docs/performance.md).
-  P.SmVec = P.SmVec || P.adjacentCells();
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
@@ -341,7 +338,7 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  kernel: " << kernelKindName(Kernel) << "\n";
   OS << "  min blocks per SM: " << MinBlocks
      << (MinBlocks ? "" : " (not set)") << "\n";
-  OS << "  shared-memory reads: " << (SmVec ? "vectorizable" : "scalar")
+  OS << "  shared-memory reads: " << (plainSharedLoads() ? "vectorizable" : "scalar")
      << "\n";
   OS << "  level 0 read ahead: " << Prefetch << " rows"
      << (AheadSlots ? " (asynchronous copies into shared memory)" : "")
