@@ -12,7 +12,7 @@ another (the files of DIR travel between them):
   run.py generate --out DIR [--stencils a,b] [--precisions float,double]
                   [--scheme n5d,naive] [--opt auto,star,assoc,none]
                   [--bT 4,8] [--bS 128,256 | --bS 32x32,64x16] [--sl 128,256]
-                  [--min-blocks 0,2] [--prefetch 2] [--cells 1,2,4]
+                  [--min-blocks 0,2] [--prefetch 2] [--cells 1,2,4] [--halo-rows 0,1]
                   [--tuned FILE]
       writes DIR/<config>.cu for every combination (those an5dc refuses,
       e.g. --opt=star on a box stencil, are listed and skipped), plus
@@ -74,7 +74,7 @@ def split(s):
 # --- generate --------------------------------------------------------------
 
 CONFIG_FIELDS = ["config", "stencil", "precision", "scheme", "opt", "bT", "bS",
-                 "hSN", "min_blocks", "prefetch", "cells"]
+                 "hSN", "min_blocks", "prefetch", "cells", "halo_rows"]
 
 def generate(a):
     an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
@@ -91,15 +91,17 @@ def generate(a):
             bss = [b for b in bss if "x" not in b] or ["128"]
         for prec, scheme in itertools.product(split(a.precisions), split(a.scheme)):
             if scheme == "naive":
-                combos = [("na", "1", "na", "na", mb, "na", "1") for mb in split(a.min_blocks)[:1]]
+                combos = [("na", "1", "na", "na", mb, "na", "1", "0") for mb in split(a.min_blocks)[:1]]
             else:
                 combos = itertools.product(split(a.opt), split(a.bT), bss, split(a.sl),
                                            split(a.min_blocks), split(a.prefetch),
-                                           split(a.cells))
-            for opt, bt, bs, sl, mb, pf, cl in combos:
+                                           split(a.cells), split(a.halo_rows))
+            for opt, bt, bs, sl, mb, pf, cl, hr in combos:
+                if hr != "0" and d == 2:
+                    continue  # an5dc --halo-rows is for 3D stencils
                 cfg = (f"{name}.{prec}.naive" if scheme == "naive" else
                        f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
-                       + cells_suffix(cl))
+                       + cells_suffix(cl) + halo_suffix(hr))
                 path = os.path.join(a.out, cfg + ".cu")
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o", path]
                 if scheme == "naive":
@@ -111,11 +113,14 @@ def generate(a):
                         cmd += ["--min-blocks", mb]
                     if cl != "1":
                         cmd += ["--cells", cl]
+                    if hr != "0":
+                        cmd += ["--halo-rows"]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
-                                       min_blocks=mb, prefetch=pf, cells=cl)))
+                                       min_blocks=mb, prefetch=pf, cells=cl,
+                                       halo_rows=hr)))
     if a.model_top:
         todo += model_jobs(a, an5dc)
     if a.tuned and "naive" in split(a.scheme):
@@ -129,7 +134,7 @@ def generate(a):
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="naive", opt="na", bT="1", bS="na",
                                        hSN="na", min_blocks="0", prefetch="na",
-                                       cells="1")))
+                                       cells="1", halo_rows="0")))
     def run_an5dc(job):
         cmd, row = job
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -156,6 +161,14 @@ def cells_of(row):
 def cells_suffix(cells):
     """The config-name part of --cells: none for one cell per thread."""
     return "" if cells in ("", "1") else f".c{cells}"
+
+def halo_of(row):
+    """A row's --halo-rows (1) or not (0); rows written before it have none."""
+    return row.get("halo_rows") or "0"
+
+def halo_suffix(halo):
+    """The config-name part of --halo-rows."""
+    return ".halo" if halo == "1" else ""
 
 def model_ranking(an5dc, name, prec, gpu, size, extra=()):
     """an5dc --model-csv rows for a benchmark at SIZE on GPU."""
@@ -189,7 +202,8 @@ def model_jobs(a, an5dc):
                 jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="n5d", opt="auto", bT=r["bT"],
                                        bS=r["bS"], hSN=r["hSN"], min_blocks="0",
-                                       prefetch=a.prefetch, cells=cl)))
+                                       prefetch=a.prefetch, cells=cl,
+                                       halo_rows="0")))
     return jobs
 
 def tuned_jobs(a, an5dc):
@@ -203,9 +217,9 @@ def tuned_jobs(a, an5dc):
             if (want and r["stencil"] not in want) or r["precision"] not in precs:
                 continue
             name, prec, mb = r["stencil"], r["precision"], r["min_blocks"]
-            cl = cells_of(r)
+            cl, hr = cells_of(r), halo_of(r)
             cfg = (f"{name}.{prec}.{r['opt']}.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                   f".mb{mb}.pf{a.prefetch}" + cells_suffix(cl))
+                   f".mb{mb}.pf{a.prefetch}" + cells_suffix(cl) + halo_suffix(hr))
             cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
                    os.path.join(a.out, cfg + ".cu"), "--opt=" + r["opt"],
                    "-bT", r["bT"], "-bS", r["bS"].replace("x", ","),
@@ -214,12 +228,14 @@ def tuned_jobs(a, an5dc):
                 cmd += ["--min-blocks", mb]
             if cl != "1":
                 cmd += ["--cells", cl]
+            if hr != "0":
+                cmd += ["--halo-rows"]
             if prec == "double":
                 cmd += ["--", "-DUSE_DOUBLE"]
             jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                    scheme="n5d", opt=r["opt"], bT=r["bT"],
                                    bS=r["bS"], hSN=r["hSN"], min_blocks=mb,
-                                   prefetch=a.prefetch, cells=cl)))
+                                   prefetch=a.prefetch, cells=cl, halo_rows=hr)))
     return jobs
 
 # --- measure ---------------------------------------------------------------
@@ -256,14 +272,14 @@ def measure(a):
     with open(os.path.join(a.dir, "configs.csv")) as f:
         configs = list(csv.DictReader(f))
     fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN", "cells",
-              "min_blocks", "prefetch", "maxrreg",
+              "halo_rows", "min_blocks", "prefetch", "maxrreg",
               "registers", "spills", "check", "ms", "GFLOP/s", "GCells/s",
               "roofline_GFLOP/s", "fraction_of_roofline"]
     done = set()
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
             done = {(r["stencil"], r["precision"], r["scheme"], r["opt"], r["bT"],
-                     r["bS"], r["hSN"], cells_of(r), r["min_blocks"],
+                     r["bS"], r["hSN"], cells_of(r), halo_of(r), r["min_blocks"],
                      r["prefetch"], r["maxrreg"])
                     for r in csv.DictReader(f)}
     new = not (a.resume and os.path.exists(a.csv))
@@ -279,7 +295,7 @@ def measure(a):
             continue
         for rr in [int(x) for x in split(a.maxrreg)]:
             key = (c["stencil"], c["precision"], c["scheme"], c["opt"], c["bT"],
-                   c["bS"], c["hSN"], cells_of(c), c["min_blocks"],
+                   c["bS"], c["hSN"], cells_of(c), halo_of(c), c["min_blocks"],
                    c["prefetch"], str(rr))
             if key not in done:
                 jobs.append((c, rr))
@@ -299,7 +315,7 @@ def measure(a):
         name, d = c["stencil"], dims_of(c["stencil"])
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
                    opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
-                   cells=cells_of(c), min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
+                   cells=cells_of(c), halo_rows=halo_of(c), min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
                    registers=regs, spills=spills)
         if not ok:
             row["check"] = "build-failed"
@@ -382,9 +398,9 @@ def table(a):
     best = best_rows(a.csv)
     for prec in sorted({k[1] for k in best}):
         print(f"\n{prec}\n")
-        print("| stencil | opt | bT | bS | hSN | cells | min blocks | registers | spills | "
+        print("| stencil | opt | bT | bS | hSN | cells | halo rows | min blocks | registers | spills | "
               "GFLOP/s | fraction of roofline | naive GFLOP/s | speedup |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         n5d, speed = [], []
         for name in sorted({k[0] for k in best if k[1] == prec}):
             r, nv = best.get((name, prec, "n5d")), best.get((name, prec, "naive"))
@@ -393,10 +409,10 @@ def table(a):
             n5d.append(g)
             if g and ng:
                 speed.append(g / ng)
-            cols = [r.get(k, "1") for k in ("opt", "bT", "bS", "hSN", "cells",
-                                              "min_blocks", "registers", "spills",
-                                              "GFLOP/s", "fraction_of_roofline")
-                    ] if r else [""] * 10
+            cols = [r.get(k, "1") for k in ("opt", "bT", "bS", "hSN", "cells")
+                    ] + [halo_of(r)] + [r.get(k, "1") for k in (
+                        "min_blocks", "registers", "spills", "GFLOP/s",
+                        "fraction_of_roofline")] if r else [""] * 11
             print(f"| {name} | " + " | ".join(cols) +
                   f" | {ng:.0f} | " + (f"{g / ng:.2f}x |" if g and ng else " |"))
         print(f"\ngeomean {prec}: N.5D {geomean(n5d):.0f} GFLOP/s, "
@@ -416,7 +432,8 @@ def model_report(a):
         for r in csv.DictReader(f):
             if (r["scheme"] != "n5d" or r["opt"] != "auto" or not r.get("GFLOP/s")
                     or r["min_blocks"] != "0" or r["maxrreg"] != "0"
-                    or r["prefetch"] != "2" or cells_of(r) != "1"):
+                    or r["prefetch"] != "2" or cells_of(r) != "1"
+                    or halo_of(r) != "0"):
                 continue
             if split(a.precisions) and r["precision"] not in split(a.precisions):
                 continue
@@ -501,6 +518,10 @@ def main():
         g.add_argument("--cells", default="1",
                        help="cells per thread along the outer blocked "
                             "dimension (an5dc --cells), a sweep list")
+        g.add_argument("--halo-rows", default="0",
+                       help="3D: 1 copies level 0's halo rows along Y instead "
+                            "of computing them (an5dc --halo-rows); a sweep "
+                            "list of 0 and 1")
         g.add_argument("--model-top", type=int, default=0,
                        help="also generate the model's top K configurations "
                             "per stencil and precision (an5dc --model-csv)")

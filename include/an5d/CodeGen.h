@@ -73,13 +73,35 @@ private:
 std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
                      const std::vector<Plan> &Plans, const SourceText &Src);
 
+/// The update's floating literals that C uses as doubles and whose double
+/// value a SASS instruction cannot carry (its immediates hold a double's
+/// upper 32 bits): nvcc builds each in a register pair with two moves at
+/// every use. In a __constant__ table each costs one load, with the same
+/// value (2D stencils only, where it measured faster).
+struct CoefficientTable {
+  /// Entry k is an5d_coef[k], initialized with the literal as written.
+  std::vector<std::string> Spellings;
+  std::vector<ScalarType> Types;
+  /// "an5d_coef[k]" for a literal of the table, "" for any other.
+  std::string nameOf(const Expr &Literal) const;
+};
+
+/// The table of S's update, literals in order of first appearance; empty
+/// for 3D stencils.
+CoefficientTable collectCoefficients(const Stencil &S);
+
+/// Writes the table's __constant__ array (nothing for an empty table).
+void writeCoefficientTable(CodeWriter &W, const CoefficientTable &T);
+
 /// A C expression printed for the generated code: the update's reads
 /// replaced by ReadText[read index], scalars renamed through ScalarName
-/// (names not in it print as they are), and every call argument whose type
-/// differs from the callee's parameter type given an explicit cast, so that
-/// C++ overloads compute what C computes (sqrt(float) is double in C).
+/// (names not in it print as they are), literals of Coefs by their table
+/// entry, and every call argument whose type differs from the callee's
+/// parameter type given an explicit cast, so that C++ overloads compute what
+/// C computes (sqrt(float) is double in C).
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
-                        const std::map<std::string, std::string> &ScalarName);
+                        const std::map<std::string, std::string> &ScalarName,
+                        const CoefficientTable &Coefs);
 
 /// Writes the device function of D (an analysis result, see Analysis.h).
 void writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D);

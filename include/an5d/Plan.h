@@ -59,6 +59,9 @@ struct PlanOptions {
   /// Cells each thread computes along the outer blocked dimension
   /// (--cells).
   int64_t Cells = 1;
+  /// 3D: level 0's rows just outside the block along j are copied by a few
+  /// threads instead of computed by halo threads (--halo-rows).
+  bool HaloRows = false;
 };
 
 /// One kernel: advances Degree time steps per launch.
@@ -73,6 +76,9 @@ struct KernelPlan {
   /// Asynchronous read-ahead: shared slots per thread holding the rows in
   /// flight (a divisor of Unroll, at least Prefetch + 1); 0: registers.
   int64_t AheadSlots = 0;
+  /// Plan::HaloRows: slots per halo thread (a divisor of Unroll): the rows
+  /// in flight and those back to the one level 1 shares.
+  int64_t HaloSlots = 0;
 };
 
 struct Plan {
@@ -91,6 +97,12 @@ struct Plan {
   /// block spans BS[0] * Cells cells there; one __syncthreads per level
   /// serves them all (layout: adjacentCells()).
   int64_t Cells = 1;
+  /// 3D only (star and associative kernels, asynchronous read-ahead): the
+  /// lo + hi rows of level 0 just outside the block along j come from one
+  /// extra copy per row by the threads of the block's first lo + hi rows,
+  /// so no thread is a halo thread of level 0 and each degree's tile is
+  /// reach * (degree - 1) narrower than the block, not reach * degree.
+  bool HaloRows = false;
   int64_t StreamBlock = 128;
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;
@@ -109,6 +121,8 @@ struct Plan {
   /// The largest KernelPlan::AheadSlots; 0: level 0 is read ahead into
   /// registers.
   int64_t AheadSlots = 0;
+  /// The largest KernelPlan::HaloSlots.
+  int64_t HaloSlots = 0;
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;
@@ -129,6 +143,17 @@ struct Plan {
   bool plainSharedLoads() const { return SmVec || adjacentCells(); }
   /// Cells a block spans along blocked dimension D (array dimension D + 1).
   int64_t span(unsigned D) const { return D == 0 ? BS[0] * Cells : BS[D]; }
+  /// Levels whose halo threads a block of degree Deg holds along blocked
+  /// dimension D: Deg, or Deg - 1 along j with HaloRows. The block's
+  /// threads start haloDegrees * lo before its tile.
+  int64_t haloDegrees(unsigned D, int64_t Deg) const {
+    return Deg - (HaloRows && D == 0 ? 1 : 0);
+  }
+  /// Threads that copy level 0's halo rows (HaloRows): lo + hi rows of
+  /// the block's threads along j.
+  int64_t haloThreads() const {
+    return HaloRows ? (Lo[1] + Hi[1]) * BS[1] : 0;
+  }
   void dump(llvm::raw_ostream &OS) const;
 };
 

@@ -145,6 +145,10 @@ struct ExprSpelling {
   /// Where set and returning a name for a '/' node, the division prints as
   /// name(dividend) instead.
   std::function<std::string(const Expr &Division)> DivisionHelper;
+  /// Where set, called for each floating literal whose value C uses as a
+  /// double (a double literal, or a float one that a double operation
+  /// converts); a non-empty result prints instead of the literal.
+  std::function<std::string(const Expr &Literal)> DoubleLiteral;
 };
 
 /// Prints an expression as C with the reads and scalars spelled by Spell.

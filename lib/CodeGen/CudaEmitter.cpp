@@ -318,6 +318,10 @@ void Emitter::parameters() {
     ParamMacros.push_back(M);
   if (P.AheadSlots)
     ParamMacros.push_back("AN5D_AHEAD_SLOTS");
+  if (P.HaloRows) {
+    ParamMacros.push_back("AN5D_HALO_THREADS");
+    ParamMacros.push_back("AN5D_HALO_SLOTS");
+  }
   W.line("// Compile-time parameters.");
   W.raw("#define AN5D_BT " + str(P.BT));
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
@@ -374,10 +378,20 @@ void Emitter::parameters() {
     W.line("// asynchronous copies (cp.async) that __syncthreads does not "
            "wait for.");
     W.raw("#define AN5D_AHEAD_SLOTS " + str(P.AheadSlots));
+    if (P.HaloRows) {
+      W.line("// Halo rows (--halo-rows): then AN5D_HALO_SLOTS rows of level "
+             "0 for each of the");
+      W.line("// AN5D_HALO_THREADS threads that copy the rows just outside "
+             "the block along " + It[1] + ".");
+      W.raw("#define AN5D_HALO_THREADS " + str(P.haloThreads()) + " /* " +
+            str(P.Lo[1] + P.Hi[1]) + " rows x AN5D_BLOCK_X */");
+      W.raw("#define AN5D_HALO_SLOTS " + str(P.HaloSlots));
+    }
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
           " /* (2 * AN5D_SM_BUFFER + AN5D_AHEAD_SLOTS * AN5D_THREADS" +
-          (P.Cells > 1 ? " * AN5D_CELLS" : "") + ") * sizeof(" + Elem +
-          ") */");
+          (P.Cells > 1 ? " * AN5D_CELLS" : "") +
+          (P.HaloRows ? " + AN5D_HALO_SLOTS * AN5D_HALO_THREADS" : "") +
+          ") * sizeof(" + Elem + ") */");
   } else {
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
           " /* 2 * AN5D_SM_BUFFER * sizeof(" + Elem + ") */");
@@ -1122,6 +1136,7 @@ std::string Emitter::run() {
   if (P.Run == Scheme::Naive) {
     naiveHeader();
     prelude();
+    coefficientTable();
     divisionHelpers();
     naiveKernel();
     naiveLaunchFunction();
@@ -1129,6 +1144,7 @@ std::string Emitter::run() {
   } else if (Plans.size() == 1) {
     header();
     prelude();
+    coefficientTable();
     n5dDeviceCode();
   } else {
     header();
@@ -1136,6 +1152,7 @@ std::string Emitter::run() {
     W.raw("#include <sys/stat.h>");
     W.line("");
     smWrapper();
+    coefficientTable(); // one table for every candidate
     for (size_t I = 0; I < Plans.size(); ++I)
       Emitter(S, A, Plans, I, Src, &W).candidateSection(I);
     tuner();

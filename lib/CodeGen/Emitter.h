@@ -47,7 +47,7 @@ public:
           CodeWriter *Shared = nullptr)
       : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src),
         N(S.numSpaceDims()), Elem(elemTypeName(S.Elem)),
-        W(Shared ? *Shared : Own) {
+        Coefs(collectCoefficients(S)), W(Shared ? *Shared : Own) {
     for (const Loop &L : S.Space)
       It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
     for (unsigned D = 0; D < N; ++D) {
@@ -86,6 +86,8 @@ private:
   /// The exact helpers of the update's float divisions by a constant
   /// (recorded in Divisors).
   void divisionHelpers();
+  /// The __constant__ table of the update's double coefficients.
+  void coefficientTable() { writeCoefficientTable(W, Coefs); }
   void updateFunction();
   void kernel(const KernelPlan &K);
   void naiveHeader();
@@ -127,15 +129,29 @@ private:
   /// Starts the asynchronous copies of level 0 of row Row (RowsBack rows
   /// before in_next's) into read-ahead slot Slot of every cell, or stores
   /// the boundary value there, and commits them as one group.
-  void aheadCopy(const std::string &Row, int64_t RowsBack, int64_t Slot);
+  void aheadCopy(const std::string &Row, int64_t RowsBack, int64_t Slot,
+                 int64_t HaloSlot);
+  /// HaloRows, before the __syncthreads of level 1: the halo threads store
+  /// their copy of level 0's row (halo slot HaloSlot) into buffer Buf.
+  void haloStore(const std::string &Buf, int64_t HaloSlot);
+  /// HaloRows: which threads copy a halo cell, its coordinates, shared slot
+  /// and distance from the thread's own column.
+  void haloSetup();
   std::string aheadSlot(int64_t Slot) const {
+    if (Cell == HaloCell)
+      return Slot ? "halo_rows[" + str(Slot) + " * AN5D_HALO_THREADS]"
+                  : std::string("halo_rows[0]");
     int64_t Index = Slot * P.Cells + Cell;
     return Index ? "ahead_rows[" + str(Index) + " * AN5D_THREADS]"
                  : std::string("ahead_rows[0]");
   }
   /// The suffix of Cell's variables: cell 0 keeps the plain names
   /// (reg_0_1, cell_interior, j), cell c adds _c<c> (reg_0_1_c2).
-  std::string cellSuffix() const { return Cell ? "_c" + str(Cell) : ""; }
+  std::string cellSuffix() const {
+    if (Cell == HaloCell)
+      return "_halo";
+    return Cell ? "_c" + str(Cell) : "";
+  }
   /// Cell's level-0 input in the row RowsBack rows before the one in_next
   /// points at: a dereference, or the address (Address).
   std::string inCell(int64_t RowsBack, bool Address) const;
@@ -155,6 +171,14 @@ private:
   template <typename F> void eachCell(const F &Body, int64_t First = 0) {
     for (Cell = First; Cell < P.Cells; ++Cell)
       Body();
+    Cell = 0;
+  }
+  /// Runs Body with Cell set to the halo cell (Plan::HaloRows): the cell
+  /// of level 0 this thread copies outside the block, if it is one of the
+  /// first lo + hi rows of threads (halo_thread).
+  template <typename F> void inHalo(const F &Body) {
+    Cell = HaloCell;
+    Body();
     Cell = 0;
   }
   /// The name of Cell's result at the level being written.
@@ -226,6 +250,7 @@ private:
   /// Float divisions by a constant printed through an exact helper.
   std::vector<ConstantDivisor> Divisors;
   std::map<std::string, std::string> ScalarName;
+  CoefficientTable Coefs;
   CodeWriter Own;
   CodeWriter &W;
   std::vector<std::string> ParamMacros;
@@ -233,8 +258,10 @@ private:
   /// blocks skip both, blocks with interior columns test rows only.
   enum class Tests { Cells, Rows, None };
   Tests Checks = Tests::Cells;
+  /// Cell value of the halo cell (inHalo): its names end in _halo.
+  static constexpr int64_t HaloCell = -1;
   /// The cell of this thread the kernel code being written is for
-  /// (0 .. Plan::Cells - 1).
+  /// (0 .. Plan::Cells - 1, or HaloCell).
   int64_t Cell = 0;
 };
 

@@ -94,7 +94,7 @@ void Emitter::generalUpdateFunction() {
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
          Own + scalarParams() + ")");
   W.open("");
-  W.line("return " + printUpdate(S.Update, Reads, ScalarName) + ";");
+  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs) + ";");
   W.close();
   W.line("");
 }
@@ -135,7 +135,7 @@ void Emitter::assocFunctions() {
     bool Started = PI != 0;
     auto add = [&](const AssociativeForm::Term &T) {
       PendingTerm PT;
-      std::string Term = printUpdate(*T.E, Reads, ScalarName);
+      std::string Term = printUpdate(*T.E, Reads, ScalarName, Coefs);
       std::string Sum = "acc_" + offsetName(Planes[PI]);
       if (!Started)
         PT.Text = Sum + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
@@ -227,7 +227,7 @@ void Emitter::assocFunctions() {
     Finish = Exact->Helper + "(acc)";
   else if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
-             printUpdate(*F.Factor, {}, ScalarName) + ")";
+             printUpdate(*F.Factor, {}, ScalarName, Coefs) + ")";
   W.line("__device__ __forceinline__ " + Elem + " an5d_finish(" + Acc +
          " acc" + scalarParams() + ")");
   W.open("");
@@ -263,8 +263,13 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
   W.line("// This thread's cell: the block's output tile starts at tile_*, "
          "after a halo of");
-  W.line("// " + str(D) + " * reach threads on each side (they compute "
-         "values that are never stored).");
+  if (P.HaloRows)
+    W.line("// " + str(D) + " * reach threads on each side along " + It[2] +
+           ", " + str(D - 1) + " * reach along " + It[1] +
+           " (they compute values that are never stored).");
+  else
+    W.line("// " + str(D) + " * reach threads on each side (they compute "
+           "values that are never stored).");
   std::vector<std::string> Thread = {"", N == 2 ? "threadIdx.x" : "threadIdx.y",
                                      "threadIdx.x"};
   std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
@@ -278,7 +283,8 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     if (Dm == 1 && adjacentCells())
       Thr += " * AN5D_CELLS";
     W.line("const int " + It[Dm] + " = " +
-           plus("tile_" + It[Dm], -D * P.Lo[Dm]) + " + " + Thr + ";");
+           plus("tile_" + It[Dm], -P.haloDegrees(Dm - 1, D) * P.Lo[Dm]) +
+           " + " + Thr + ";");
   }
   if (N == 2)
     Col = plus("(int)threadIdx.x", P.Lo[1]);
@@ -317,6 +323,8 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     W.line("const bool cell_stores" + cellSuffix() + " = cell_interior" +
            cellSuffix() + Stores + ";");
   });
+  if (P.HaloRows)
+    haloSetup();
   std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
          "; level 0 streams from");
@@ -384,8 +392,14 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "these copies.");
     W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " +
            threadIndex() + ";");
+    if (P.HaloRows)
+      W.line(Elem + " *const halo_rows = smem + 2 * AN5D_SM_BUFFER + "
+             "AN5D_AHEAD_SLOTS * AN5D_THREADS" +
+             std::string(P.Cells > 1 ? " * AN5D_CELLS" : "") + " + " +
+             threadIndex() + "; // halo threads only");
     for (int64_t F = 0; F < P.Prefetch; ++F)
-      aheadCopy(plus(It[0], F), P.Prefetch - F, F % K.AheadSlots);
+      aheadCopy(plus(It[0], F), P.Prefetch - F, F % K.AheadSlots,
+                P.HaloRows ? F % K.HaloSlots : 0);
   } else if (P.Prefetch > 0) {
     W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
@@ -401,6 +415,30 @@ void Emitter::kernelSetup(const KernelPlan &K) {
       W.line(Decl + ";");
     });
   }
+}
+
+void Emitter::haloSetup() {
+  const std::string &J = It[1], &K = It[2];
+  std::string Lo = str(P.Lo[1]), Span = str(P.span(0));
+  std::string Ty = "(int)threadIdx.y";
+  std::string Start = "(" + J + " - " + Ty + (adjacentCells() ? " * AN5D_CELLS" : "") + ")";
+  W.line("// Halo rows: the first " + str(P.Lo[1] + P.Hi[1]) +
+         " rows of threads also copy level 0 of one cell of the " + Lo + " + " +
+         str(P.Hi[1]) + " rows just");
+  W.line("// outside the block along " + J +
+         ", which no thread computes, and share it at level 1.");
+  W.line("const bool halo_thread = " + Ty + " < " +
+         str(P.Lo[1] + P.Hi[1]) + ";");
+  W.line("const int " + J + "_halo = " + Start + " + (" + Ty + " < " + Lo +
+         " ? " + Ty + " - " + Lo + " : " + Ty + " + " + str(P.span(0) - P.Lo[1]) + ");");
+  W.line("const int col_halo = (" + Ty + " < " + Lo + " ? " + Ty + " : " +
+         Ty + " + " + Span + ") * AN5D_SM_WIDTH + " +
+         plus("(int)threadIdx.x", P.Lo[2]) + ";");
+  W.line("const bool cell_interior_halo = " + J + "_halo >= " + First[1] +
+         " && " + J + "_halo <= " + Last[1] + " && " + K + " >= " + First[2] +
+         " && " + K + " <= " + Last[2] + ";");
+  W.line("const long halo_shift = (long)(" + J + "_halo - " + J + ") * " +
+         Ext[2] + ";");
 }
 
 std::string Emitter::levelZeroLoad(const std::string &Row,
@@ -423,6 +461,10 @@ std::string Emitter::boundaryValue(const std::string &PlaneIndex,
 
 std::string Emitter::inCell(int64_t RowsBack, bool Address) const {
   std::string Back = RowsBack ? str(RowsBack) + " * row_stride" : "";
+  if (Cell == HaloCell) {
+    assert(Address && "halo cells are only copied");
+    return "in_next + halo_shift" + (Back.empty() ? "" : " - " + Back);
+  }
   if (Cell == 0) {
     if (Address)
       return Back.empty() ? "in_next" : "in_next - " + Back;
@@ -440,6 +482,8 @@ std::string Emitter::outCell() const {
 }
 
 std::string Emitter::colOf() const {
+  if (Cell == HaloCell)
+    return "col_halo";
   if (Cell == 0)
     return "col";
   return "col + " + str(Cell) + " * " +
@@ -447,11 +491,11 @@ std::string Emitter::colOf() const {
 }
 
 void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
-                        int64_t Slot) {
-  eachCell([&] {
-    std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(Slot) + ", " +
-                       inCell(RowsBack, /*Address=*/true) + ", sizeof(" +
-                       Elem + "));";
+                        int64_t Slot, int64_t HaloSlot) {
+  auto copy = [&](int64_t CellSlot) {
+    std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(CellSlot) +
+                       ", " + inCell(RowsBack, /*Address=*/true) +
+                       ", sizeof(" + Elem + "));";
     if (Checks == Tests::None) {
       W.line(Copy);
       return;
@@ -462,10 +506,27 @@ void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
     W.dedent();
     W.line("else");
     W.indent();
-    W.line(aheadSlot(Slot) + " = " + boundaryValue("bnd_plane", Row) + ";");
+    W.line(aheadSlot(CellSlot) + " = " + boundaryValue("bnd_plane", Row) +
+           ";");
+    W.dedent();
+  };
+  eachCell([&] { copy(Slot); });
+  if (P.HaloRows) {
+    W.open("if (halo_thread)");
+    inHalo([&] { copy(HaloSlot); });
+    W.close();
+  }
+  W.line("__pipeline_commit();");
+}
+
+void Emitter::haloStore(const std::string &Buf, int64_t HaloSlot) {
+  assert(P.HaloRows);
+  inHalo([&] {
+    W.line("if (halo_thread)");
+    W.indent();
+    W.line(Buf + "[" + colOf() + "] = " + aheadSlot(HaloSlot) + ";");
     W.dedent();
   });
-  W.line("__pipeline_commit();");
 }
 
 std::string Emitter::levelValue(int64_t Level, const std::string &Row,
@@ -508,6 +569,8 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
                reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
       }
     });
+    if (Level == 1 && P.HaloRows)
+      haloStore(Buf, mod(Phase - P.Hi[0], K.HaloSlots));
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
@@ -557,6 +620,8 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     eachCell([&] {
       W.line(Buf + "[" + colOf() + "] = " + incoming() + ";");
     });
+    if (Level == 1 && P.HaloRows)
+      haloStore(Buf, mod(Phase, K.HaloSlots));
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
@@ -638,9 +703,13 @@ std::string Emitter::blockColumnsTest(const KernelPlan &K) const {
   int64_t D = K.Degree;
   std::string T;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
+    // Level 0's columns: the block's threads and, with HaloRows, the rows
+    // copied beside them along j.
     std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
+    int64_t Loaded = P.span(Dm - 1) +
+                     (P.HaloRows && Dm == 1 ? P.Lo[1] + P.Hi[1] : 0);
     T += std::string(T.empty() ? "" : " && ") + Lowest + " >= " + First[Dm] +
-         " && " + plus(Lowest, P.span(Dm - 1) - 1) + " <= " + Last[Dm];
+         " && " + plus(Lowest, Loaded - 1) + " <= " + Last[Dm];
   }
   return T;
 }
@@ -667,7 +736,8 @@ void Emitter::streamLoop(const KernelPlan &K) {
         W.line(level0() + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
       });
       aheadCopy(plus(It[0], P.Prefetch), 0,
-                mod(Q + P.Prefetch, K.AheadSlots));
+                mod(Q + P.Prefetch, K.AheadSlots),
+                P.HaloRows ? mod(Q + P.Prefetch, K.HaloSlots) : 0);
     } else {
       eachCell([&] {
         std::string Load = levelZeroLoad(

@@ -77,7 +77,7 @@ void Emitter::naiveKernel() {
     Reads.push_back("in[" + Idx + "]");
   }
   W.line("out[" + globalIndex(It[0]) +
-         "] = " + printUpdate(S.Update, Reads, ScalarName) + ";");
+         "] = " + printUpdate(S.Update, Reads, ScalarName, Coefs) + ";");
   W.close();
   W.line("");
 }

@@ -5,7 +5,8 @@
 // declared parameter type (sqrt(f) computes in double), C++ picks an
 // overload (sqrt(float) computes in float). An explicit cast on every
 // argument whose type differs from the parameter's keeps C's arithmetic.
-// Float divisions by a proved constant call their exact helper.
+// Float divisions by a proved constant call their exact helper; double
+// literals of the coefficient table print as its entries.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
@@ -14,7 +15,8 @@ using namespace an5d;
 
 std::string an5d::printUpdate(const Expr &E,
                               const std::vector<std::string> &ReadText,
-                              const std::map<std::string, std::string> &ScalarName) {
+                              const std::map<std::string, std::string> &ScalarName,
+                              const CoefficientTable &Coefs) {
   ExprSpelling Spell;
   Spell.ReadText = ReadText;
   Spell.ScalarName = ScalarName;
@@ -22,6 +24,9 @@ std::string an5d::printUpdate(const Expr &E,
   Spell.DivisionHelper = [](const Expr &Division) {
     std::optional<ConstantDivisor> D = constantDivisor(Division);
     return D ? D->Helper : std::string();
+  };
+  Spell.DoubleLiteral = [&Coefs](const Expr &Literal) {
+    return Coefs.nameOf(Literal);
   };
   return printExprAs(E, Spell);
 }

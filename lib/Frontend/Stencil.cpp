@@ -110,8 +110,10 @@ static const char *formName(ArrayForm F) {
   return "?";
 }
 
+/// InDouble: E's value is an operand of a double operation (through
+/// parentheses and unary signs), so C converts a float literal to double.
 static void printExprTo(const Expr &E, const ExprSpelling &Spell,
-                        std::string &Out) {
+                        std::string &Out, bool InDouble = false) {
   switch (E.K) {
   case Expr::Read:
     Out += Spell.ReadText.at(E.ReadIndex);
@@ -121,17 +123,23 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
     Out += It == Spell.ScalarName.end() ? E.Text : It->second;
     return;
   }
-  case Expr::Literal:
-    Out += E.Text;
+  case Expr::Literal: {
+    bool AsDouble = E.Type == ScalarType::Double ||
+                    (E.Type == ScalarType::Float && InDouble);
+    std::string Name = AsDouble && Spell.DoubleLiteral
+                           ? Spell.DoubleLiteral(E)
+                           : std::string();
+    Out += Name.empty() ? E.Text : Name;
     return;
+  }
   case Expr::Paren:
     Out += "(";
-    printExprTo(E.Args[0], Spell, Out);
+    printExprTo(E.Args[0], Spell, Out, InDouble);
     Out += ")";
     return;
   case Expr::Unary: {
     std::string Operand;
-    printExprTo(E.Args[0], Spell, Operand);
+    printExprTo(E.Args[0], Spell, Operand, InDouble);
     // "- -x", not "--x", which would read as a decrement.
     bool Glue = !Operand.empty() && (Operand[0] == '-' || Operand[0] == '+');
     Out += E.Text + (Glue ? " " : "") + Operand;
@@ -144,14 +152,14 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
         const Expr &Dividend = E.Args[0];
         Out += Helper + "(";
         printExprTo(Dividend.K == Expr::Paren ? Dividend.Args[0] : Dividend,
-                    Spell, Out);
+                    Spell, Out, E.Type == ScalarType::Double);
         Out += ")";
         return;
       }
     }
-    printExprTo(E.Args[0], Spell, Out);
+    printExprTo(E.Args[0], Spell, Out, E.Type == ScalarType::Double);
     Out += " " + E.Text + " ";
-    printExprTo(E.Args[1], Spell, Out);
+    printExprTo(E.Args[1], Spell, Out, E.Type == ScalarType::Double);
     return;
   case Expr::Call:
     Out += E.Text + "(";

@@ -183,21 +183,28 @@ struct ColumnCounts {
   int64_t Blocks = 0;
   int64_t InteriorBlocks = 0; // every column of the block in the interior
   double Threads = 0, InArray = 0, Interior = 0, Valid = 0;
+  double Loaded = 0; // level-0 columns loaded inside the array
 };
 
+/// HaloDegrees: levels whose halo threads the block holds (Plan::
+/// haloDegrees); Copied: level 0 also copies lo and hi columns beside the
+/// threads (Plan::HaloRows).
 ColumnCounts countColumns(int64_t Extent, int64_t Lo, int64_t Hi, int64_t BS,
-                          int64_t Tile, int64_t Degree) {
+                          int64_t Tile, int64_t HaloDegrees, bool Copied) {
   ColumnCounts C;
   int64_t First = Lo, Last = Extent - Hi - 1;
   if (Last < First)
     return C;
   C.Blocks = (Last - First + 1 + Tile - 1) / Tile;
   for (int64_t B = 0; B < C.Blocks; ++B) {
-    int64_t Origin = First + B * Tile - Degree * Lo;
+    int64_t Origin = First + B * Tile - HaloDegrees * Lo;
     int64_t End = Origin + BS - 1;
-    C.InteriorBlocks += Origin >= First && End <= Last;
+    int64_t LoadFirst = Copied ? Origin - Lo : Origin;
+    int64_t LoadLast = Copied ? End + Hi : End;
+    C.InteriorBlocks += LoadFirst >= First && LoadLast <= Last;
     C.Threads += double(BS);
     C.InArray += double(overlap(Origin, End, 0, Extent - 1));
+    C.Loaded += double(overlap(LoadFirst, LoadLast, 0, Extent - 1));
     C.Interior += double(overlap(Origin, End, First, Last));
     C.Valid += double(overlap(First + B * Tile, First + B * Tile + Tile - 1,
                               First, Last));
@@ -278,13 +285,15 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
 
   RowCounts Rows = countRows(Size.Extent[0], P.Lo[0], P.Hi[0], P.StreamBlock,
                              Deg, P.Prefetch);
-  double Threads = 1, InArray = 1, Interior = 1, Valid = 1;
+  double Threads = 1, InArray = 1, Interior = 1, Valid = 1, LoadedCols = 1;
   int64_t Blocks = Rows.Blocks, InteriorBlocks = Rows.InteriorBlocks;
   for (unsigned Dm = 1; Dm < P.Dims; ++Dm) {
-    ColumnCounts C = countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm],
-                                  P.span(Dm - 1), K.Tile[Dm - 1], Deg);
+    ColumnCounts C = countColumns(
+        Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm], P.span(Dm - 1), K.Tile[Dm - 1],
+        P.haloDegrees(Dm - 1, Deg), P.HaloRows && Dm == 1);
     Threads *= C.Threads;
     InArray *= C.InArray;
+    LoadedCols *= C.Loaded;
     Interior *= C.Interior;
     Valid *= C.Valid;
     Blocks *= C.Blocks;
@@ -301,7 +310,7 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
 
   // Global memory: level 0 loads every in-array cell of the streamed rows,
   // the last level stores the block's tile.
-  double Loads = InArray * Rows.Loaded, Stores = Owned;
+  double Loads = LoadedCols * Rows.Loaded, Stores = Owned;
   R.GlobalBytes = (Loads + Stores) * Word;
 
   // Shared memory: every thread stores one value per cell, row and level
@@ -309,7 +318,9 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   // One barrier per thread, row and level serves all of a thread's cells.
   bool UsesShared = !P.SharedRows.empty();
   double SharedStores =
-      UsesShared ? Threads * Rows.Streamed * double(Deg) : 0.0;
+      UsesShared ? Threads * Rows.Streamed * double(Deg) +
+                       (LoadedCols - InArray) * Rows.Loaded
+                 : 0.0;
   double SharedLoads = Computed * sharedLoadsPerCell(A, P);
   R.SharedBytes = (SharedStores + SharedLoads) * Word;
 

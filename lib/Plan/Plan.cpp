@@ -154,6 +154,36 @@ static int64_t aheadSlots(int64_t &Unroll, int64_t Prefetch) {
   return Prefetch + 1;
 }
 
+/// --halo-rows needs one shared row (star or associative kernel), copies
+/// into shared memory, and a thread along j for each halo row.
+static bool checkHaloRows(const Plan &P, bool Async, std::string &Error) {
+  if (P.SharedRows != std::vector<int64_t>{0}) {
+    Error = std::string("--halo-rows needs the star or associative kernel ") +
+            "(one row in shared memory); " +
+            (P.SharedRows.empty()
+                 ? "this stencil reads no other column"
+                 : "the general kernel (--opt=none) keeps one per row of "
+                   "the reach") +
+            "; use --opt=star or --opt=assoc where they apply, or drop "
+            "--halo-rows";
+    return false;
+  }
+  if (!Async) {
+    Error = "--halo-rows copies the halo rows asynchronously; it needs "
+            "--async-prefetch and --prefetch of at least 1";
+    return false;
+  }
+  int64_t Rows = P.Lo[1] + P.Hi[1];
+  if (P.BS[0] < Rows) {
+    Error = "--halo-rows: -bS " + userBlockSizes(P.BS) + " has " +
+            std::to_string(P.BS[0]) + " threads along Y, fewer than the " +
+            std::to_string(Rows) + " halo rows (reach along j) they copy; "
+            "use a larger Y";
+    return false;
+  }
+  return true;
+}
+
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
                     const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
@@ -222,6 +252,13 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   P.Cells = Opts.Cells;
+  P.HaloRows = Opts.HaloRows;
+  if (P.HaloRows && P.Dims != 3) {
+    Error = "--halo-rows applies to 3D stencils; a 2D block's halo threads "
+            "lie along the contiguous dimension, where copies of halo "
+            "columns would not coalesce";
+    return false;
+  }
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
@@ -229,7 +266,8 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
       Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
       return false;
     }
-    if (P.span(D) <= P.BT * Reach) {
+    int64_t Degrees = P.haloDegrees(D, P.BT);
+    if (P.span(D) <= Degrees * Reach) {
       std::string Which = Blocked == 1 ? "" : (D + 1 == Blocked ? " along X"
                                                                 : " along Y");
       std::string Cells = D == 0 && P.Cells > 1
@@ -241,12 +279,13 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
               std::to_string(P.BT) + ": a block of " +
               std::to_string(P.span(D)) + " " +
               (Cells.empty() ? "threads" : "cells" + Cells) + Which +
-              " loses " + std::to_string(P.BT * Reach) +
-              " columns to the halo (bT * reach " + std::to_string(Reach) +
-              ") and keeps none; use " +
+              " loses " + std::to_string(Degrees * Reach) +
+              " columns to the halo (" +
+              (Degrees == P.BT ? "bT" : "(bT - 1)") + " * reach " +
+              std::to_string(Reach) + ") and keeps none; use " +
               (Cells.empty() ? "-bS larger than "
                              : "more than ") +
-              std::to_string(P.BT * Reach) +
+              std::to_string(Degrees * Reach) +
               (Cells.empty() ? "" : " cells (-bS times --cells)") +
               " or a smaller -bT";
       return false;
@@ -281,6 +320,8 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   P.SharedRows.assign(Rows.begin(), Rows.end());
   // Without shared rows there is no __syncthreads to wait at: registers.
   bool Async = Opts.AsyncPrefetch && !Rows.empty();
+  if (P.HaloRows && !checkHaloRows(P, Async && P.Prefetch > 0, Error))
+    return false;
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     P.SharedExtent.push_back(P.span(D) + P.Lo[D + 1] + P.Hi[D + 1]);
@@ -303,16 +344,24 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     KernelPlan K;
     K.Degree = Deg;
     for (unsigned D = 0; D < Blocked; ++D)
-      K.Tile.push_back(P.span(D) - Deg * (P.Lo[D + 1] + P.Hi[D + 1]));
+      K.Tile.push_back(P.span(D) -
+                       P.haloDegrees(D, Deg) * (P.Lo[D + 1] + P.Hi[D + 1]));
     bool Parity = !P.SharedRows.empty() && Deg % 2 == 1;
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
     if (Async)
       K.AheadSlots = aheadSlots(K.Unroll, P.Prefetch);
+    // Level 1 shares the row Lag rows behind the one level 0 just loaded;
+    // its halo slot must outlive the copies of the rows in flight.
+    int64_t Lag = P.Kernel == KernelKind::Star ? P.Hi[0] : 0;
+    if (P.HaloRows)
+      K.HaloSlots = aheadSlots(K.Unroll, P.Prefetch + Lag);
     P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
+    P.HaloSlots = std::max(P.HaloSlots, K.HaloSlots);
     P.Kernels.push_back(K);
   }
-  P.SharedBytes +=
-      P.AheadSlots * P.Threads * P.Cells * elemTypeBytes(P.Elem);
+  P.SharedBytes += (P.AheadSlots * P.Threads * P.Cells +
+                    P.HaloSlots * P.haloThreads()) *
+                   elemTypeBytes(P.Elem);
   if (P.SharedBytes > MaxSharedBytes) {
     Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
             std::to_string(P.SharedBytes) +
@@ -355,6 +404,12 @@ void Plan::dump(llvm::raw_ostream &OS) const {
        << (adjacentCells() ? std::string("adjacent")
                            : std::to_string(BS[0]) + " apart")
        << " (a block spans " << span(0) << ")\n";
+  if (HaloRows)
+    OS << "  halo rows: level 0's " << Lo[1] + Hi[1]
+       << " rows beside the block along dimension 1 copied by its first "
+       << Lo[1] + Hi[1] << " rows of threads (" << HaloSlots
+       << " slots each, " << HaloSlots * haloThreads() * elemTypeBytes(Elem)
+       << " bytes of shared memory)\n";
   OS << "  stream block (hSN): " << StreamBlock << " rows\n";
   OS << "  reach:";
   for (unsigned D = 0; D < Dims; ++D)
@@ -363,9 +418,10 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   OS << "  shared rows: " << SharedRows.size() << " (streaming offsets:";
   for (int64_t R : SharedRows)
     OS << " " << R;
+  int64_t HaloBytes = HaloSlots * haloThreads() * elemTypeBytes(Elem);
   int64_t Slots = AheadSlots * Threads * Cells * elemTypeBytes(Elem);
   OS << "), padded plane " << joinX(SharedExtent) << ", 2 buffers, "
-     << SharedBytes - Slots << " bytes\n";
+     << SharedBytes - Slots - HaloBytes << " bytes\n";
   if (AheadSlots)
     OS << "  read-ahead slots: " << AheadSlots << " per thread"
        << (Cells > 1 ? " and cell" : "") << ", " << Slots

@@ -59,6 +59,13 @@ cl::opt<int> CellsOpt(
              "bS apart (1 to 8; default: the performance model's choice)"),
     cl::value_desc("N"), cl::init(1), cl::cat(Category));
 
+cl::opt<bool> HaloRowsOpt(
+    "halo-rows",
+    cl::desc("3D: copy level 0's rows just outside the block along Y with "
+             "a few extra loads instead of computing them with halo "
+             "threads (star and associative kernels)"),
+    cl::init(false), cl::cat(Category));
+
 cl::opt<Scheme> SchemeOpt(
     "scheme", cl::desc("How the time loop runs on the GPU"),
     cl::values(clEnumValN(Scheme::N5D, "n5d",
@@ -295,6 +302,8 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
       C.Cells = PO.Cells;
       Fixed += " --cells " + std::to_string(PO.Cells);
     }
+    if (PO.HaloRows)
+      Fixed += " --halo-rows";
     if (!Fixed.empty())
       Fixed = "given" + Fixed;
     std::vector<Prediction> Ranking =
@@ -343,7 +352,7 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
                (CellsOpt.getNumOccurrences()
                     ? " --cells " + std::to_string(PO.Cells)
                     : std::string()) +
-               ")";
+               (PO.HaloRows ? " --halo-rows" : "") + ")";
     Predictions.push_back(predict(S, A, P, Size, *Dev));
   }
   Plans.push_back(P);
@@ -539,7 +548,7 @@ int runPipeline(const FrontendOptions &Opts) {
   if (PO.Run == Scheme::Naive) {
     const std::pair<const cl::Option *, const char *> NotNaive[] = {
         {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
-        {&CellsOpt, "--cells"},
+        {&CellsOpt, "--cells"}, {&HaloRowsOpt, "--halo-rows"},
         {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"},
         {&Prefetch, "--prefetch"}, {&AsyncPrefetch, "--async-prefetch"}};
     for (const auto &[O, Name] : NotNaive)
@@ -557,6 +566,7 @@ int runPipeline(const FrontendOptions &Opts) {
   PO.BT = BlockT;
   PO.StreamBlock = StreamLength;
   PO.Cells = CellsOpt;
+  PO.HaloRows = HaloRowsOpt;
   if (!BlockS.empty() && !parseBlockSizes(BlockS, PO.BS)) {
     llvm::errs() << "an5dc: error: -bS '" << BlockS
                  << "' is not a size or a pair of sizes, e.g. -bS 64 or "

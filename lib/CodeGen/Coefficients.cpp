@@ -1,0 +1,100 @@
+//===- Coefficients.cpp - Double literals in constant memory -------------===//
+//
+// SASS double instructions take an immediate operand only as the upper 32
+// bits of a double, so nvcc materializes every other double literal with
+// two moves into a register pair at each use, or keeps it in registers.
+// A __constant__ array costs one load per use (or none once ptxas keeps
+// the entry in a register); its entries are the literals as written, so
+// every value is the one C computes with.
+//
+//===----------------------------------------------------------------------===//
+#include "an5d/CodeGen.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+using namespace an5d;
+
+namespace {
+
+/// The literal's value as C converts it to double; nullopt when its
+/// spelling does not parse (it then stays a literal).
+std::optional<double> doubleValue(const Expr &Literal) {
+  // A double literal has no suffix (with 'L' it is a long double).
+  std::string Text = Literal.Text;
+  if (Literal.Type == ScalarType::Float && !Text.empty() &&
+      (Text.back() == 'f' || Text.back() == 'F'))
+    Text.pop_back();
+  if (Text.empty())
+    return std::nullopt;
+  char *End = nullptr;
+  double V = Literal.Type == ScalarType::Float
+                 ? static_cast<double>(std::strtof(Text.c_str(), &End))
+                 : std::strtod(Text.c_str(), &End);
+  if (End != Text.c_str() + Text.size())
+    return std::nullopt;
+  return V;
+}
+
+/// True when the double's lower 32 bits are not all zero: no SASS
+/// immediate holds it.
+bool needsTable(double V) {
+  uint64_t Bits;
+  std::memcpy(&Bits, &V, sizeof Bits);
+  return (Bits & 0xffffffffu) != 0;
+}
+
+/// Entries of at most 32 KiB, half of the constant bank nvcc gives a
+/// module's __constant__ variables; later literals stay literals.
+constexpr size_t MaxEntries = 4096;
+
+} // namespace
+
+std::string CoefficientTable::nameOf(const Expr &Literal) const {
+  for (size_t K = 0; K < Spellings.size(); ++K)
+    if (Spellings[K] == Literal.Text && Types[K] == Literal.Type)
+      return "an5d_coef[" + std::to_string(K) + "]";
+  return "";
+}
+
+CoefficientTable an5d::collectCoefficients(const Stencil &S) {
+  CoefficientTable T;
+  // 3D kernels keep their literals: there ptxas loaded the table's entries
+  // early and ran out of registers (H200, double, same run: j3d27pt 0.79x,
+  // box3d3r 0.85x; 2D stencils 1.00x to 1.18x, docs/performance.md).
+  if (S.numSpaceDims() != 2)
+    return T;
+  ExprSpelling Spell;
+  Spell.ReadText.assign(S.Reads.size(), "");
+  Spell.DoubleLiteral = [&T](const Expr &Literal) {
+    std::optional<double> V = doubleValue(Literal);
+    if (V && needsTable(*V) && T.Spellings.size() < MaxEntries &&
+        T.nameOf(Literal).empty()) {
+      T.Spellings.push_back(Literal.Text);
+      T.Types.push_back(Literal.Type);
+    }
+    return std::string();
+  };
+  printExprAs(S.Update, Spell);
+  return T;
+}
+
+void an5d::writeCoefficientTable(CodeWriter &W, const CoefficientTable &T) {
+  if (T.Spellings.empty())
+    return;
+  W.line("// The update's double coefficients: no instruction holds them as "
+         "an immediate, and from");
+  W.line("// constant memory DFMA and DMUL read them as operands (as "
+         "literals each use costs two moves).");
+  W.line("__constant__ double an5d_coef[" + std::to_string(T.Spellings.size()) +
+         "] = {");
+  W.indent();
+  for (size_t K = 0; K < T.Spellings.size(); ++K)
+    W.line(T.Spellings[K] + (K + 1 < T.Spellings.size() ? "," : "") +
+           " // an5d_coef[" + std::to_string(K) + "]");
+  W.dedent();
+  W.line("};");
+  W.line("");
+}
