@@ -149,6 +149,12 @@ struct Plan {
   int64_t haloDegrees(unsigned D, int64_t Deg) const {
     return Deg - (HaloRows && D == 0 ? 1 : 0);
   }
+  /// Rows from the one level 0 loads back to the one level 1 shares in the
+  /// same unrolled phase: the star kernel's level 1 lags hi_0 rows, the
+  /// associative kernel's receives the row just loaded.
+  int64_t levelOneLag() const {
+    return Kernel == KernelKind::Star ? Hi[0] : 0;
+  }
   /// Threads that copy level 0's halo rows (HaloRows): lo + hi rows of
   /// the block's threads along j.
   int64_t haloThreads() const {

@@ -127,13 +127,15 @@ private:
   /// the row of the buffer) relative to `col` in a shared buffer.
   std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
   /// Starts the asynchronous copies of level 0 of row Row (RowsBack rows
-  /// before in_next's) into read-ahead slot Slot of every cell, or stores
-  /// the boundary value there, and commits them as one group.
-  void aheadCopy(const std::string &Row, int64_t RowsBack, int64_t Slot,
-                 int64_t HaloSlot);
-  /// HaloRows, before the __syncthreads of level 1: the halo threads store
-  /// their copy of level 0's row (halo slot HaloSlot) into buffer Buf.
-  void haloStore(const std::string &Buf, int64_t HaloSlot);
+  /// before in_next's; unrolled phase Phase, which picks the slots) into
+  /// the read-ahead slots of every cell and halo cell, or stores the
+  /// boundary value there, and commits them as one group.
+  void aheadCopy(const KernelPlan &K, const std::string &Row,
+                 int64_t RowsBack, int64_t Phase);
+  /// HaloRows, before the __syncthreads of level 1 in unrolled phase Phase:
+  /// the halo threads store their copy of the row level 1 shares into
+  /// buffer Buf.
+  void haloStore(const KernelPlan &K, const std::string &Buf, int64_t Phase);
   /// HaloRows: which threads copy a halo cell, its coordinates, shared slot
   /// and distance from the thread's own column.
   void haloSetup();

@@ -398,8 +398,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
              std::string(P.Cells > 1 ? " * AN5D_CELLS" : "") + " + " +
              threadIndex() + "; // halo threads only");
     for (int64_t F = 0; F < P.Prefetch; ++F)
-      aheadCopy(plus(It[0], F), P.Prefetch - F, F % K.AheadSlots,
-                P.HaloRows ? F % K.HaloSlots : 0);
+      aheadCopy(K, plus(It[0], F), P.Prefetch - F, F);
   } else if (P.Prefetch > 0) {
     W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
@@ -421,7 +420,9 @@ void Emitter::haloSetup() {
   const std::string &J = It[1], &K = It[2];
   std::string Lo = str(P.Lo[1]), Span = str(P.span(0));
   std::string Ty = "(int)threadIdx.y";
-  std::string Start = "(" + J + " - " + Ty + (adjacentCells() ? " * AN5D_CELLS" : "") + ")";
+  // j of the block's first thread row.
+  std::string Start =
+      "(" + J + " - " + Ty + (adjacentCells() ? " * AN5D_CELLS" : "") + ")";
   W.line("// Halo rows: the first " + str(P.Lo[1] + P.Hi[1]) +
          " rows of threads also copy level 0 of one cell of the " + Lo + " + " +
          str(P.Hi[1]) + " rows just");
@@ -430,7 +431,8 @@ void Emitter::haloSetup() {
   W.line("const bool halo_thread = " + Ty + " < " +
          str(P.Lo[1] + P.Hi[1]) + ";");
   W.line("const int " + J + "_halo = " + Start + " + (" + Ty + " < " + Lo +
-         " ? " + Ty + " - " + Lo + " : " + Ty + " + " + str(P.span(0) - P.Lo[1]) + ");");
+         " ? " + Ty + " - " + Lo + " : " + Ty + " + " +
+         str(P.span(0) - P.Lo[1]) + ");");
   W.line("const int col_halo = (" + Ty + " < " + Lo + " ? " + Ty + " : " +
          Ty + " + " + Span + ") * AN5D_SM_WIDTH + " +
          plus("(int)threadIdx.x", P.Lo[2]) + ";");
@@ -490,8 +492,8 @@ std::string Emitter::colOf() const {
          (N == 2 ? "AN5D_BLOCK_X" : "AN5D_SM_WIDTH");
 }
 
-void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
-                        int64_t Slot, int64_t HaloSlot) {
+void Emitter::aheadCopy(const KernelPlan &K, const std::string &Row,
+                        int64_t RowsBack, int64_t Phase) {
   auto copy = [&](int64_t CellSlot) {
     std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(CellSlot) +
                        ", " + inCell(RowsBack, /*Address=*/true) +
@@ -510,21 +512,23 @@ void Emitter::aheadCopy(const std::string &Row, int64_t RowsBack,
            ";");
     W.dedent();
   };
-  eachCell([&] { copy(Slot); });
+  eachCell([&] { copy(mod(Phase, K.AheadSlots)); });
   if (P.HaloRows) {
     W.open("if (halo_thread)");
-    inHalo([&] { copy(HaloSlot); });
+    inHalo([&] { copy(mod(Phase, K.HaloSlots)); });
     W.close();
   }
   W.line("__pipeline_commit();");
 }
 
-void Emitter::haloStore(const std::string &Buf, int64_t HaloSlot) {
+void Emitter::haloStore(const KernelPlan &K, const std::string &Buf,
+                        int64_t Phase) {
   assert(P.HaloRows);
+  int64_t Slot = mod(Phase - P.levelOneLag(), K.HaloSlots);
   inHalo([&] {
     W.line("if (halo_thread)");
     W.indent();
-    W.line(Buf + "[" + colOf() + "] = " + aheadSlot(HaloSlot) + ";");
+    W.line(Buf + "[" + colOf() + "] = " + aheadSlot(Slot) + ";");
     W.dedent();
   });
 }
@@ -570,7 +574,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       }
     });
     if (Level == 1 && P.HaloRows)
-      haloStore(Buf, mod(Phase - P.Hi[0], K.HaloSlots));
+      haloStore(K, Buf, Phase);
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
@@ -621,7 +625,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       W.line(Buf + "[" + colOf() + "] = " + incoming() + ";");
     });
     if (Level == 1 && P.HaloRows)
-      haloStore(Buf, mod(Phase, K.HaloSlots));
+      haloStore(K, Buf, Phase);
     W.line("__syncthreads();");
   }
   std::vector<std::string> Values;
@@ -735,9 +739,7 @@ void Emitter::streamLoop(const KernelPlan &K) {
       eachCell([&] {
         W.line(level0() + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
       });
-      aheadCopy(plus(It[0], P.Prefetch), 0,
-                mod(Q + P.Prefetch, K.AheadSlots),
-                P.HaloRows ? mod(Q + P.Prefetch, K.HaloSlots) : 0);
+      aheadCopy(K, plus(It[0], P.Prefetch), 0, Q + P.Prefetch);
     } else {
       eachCell([&] {
         std::string Load = levelZeroLoad(

@@ -350,11 +350,10 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
     if (Async)
       K.AheadSlots = aheadSlots(K.Unroll, P.Prefetch);
-    // Level 1 shares the row Lag rows behind the one level 0 just loaded;
-    // its halo slot must outlive the copies of the rows in flight.
-    int64_t Lag = P.Kernel == KernelKind::Star ? P.Hi[0] : 0;
+    // The halo slot of the row level 1 shares must outlive the copies of
+    // the rows in flight.
     if (P.HaloRows)
-      K.HaloSlots = aheadSlots(K.Unroll, P.Prefetch + Lag);
+      K.HaloSlots = aheadSlots(K.Unroll, P.Prefetch + P.levelOneLag());
     P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
     P.HaloSlots = std::max(P.HaloSlots, K.HaloSlots);
     P.Kernels.push_back(K);
