@@ -28,7 +28,8 @@ another (the files of DIR travel between them):
       reference on a small grid first (--check: -DAN5D_VERIFY, 200^2 or 40^3,
       23 steps), then runs it once with AN5D_TIMING=REPEAT: one warm-up and
       the mean of REPEAT runs of kernel time only, each from the same initial
-      data. Writes one CSV row per configuration.
+      data. Writes one CSV row per configuration (its last column, config,
+      names the generated file).
 
   run.py plot --csv OUT.csv --png OUT.png
       bar chart of GFLOP/s, naive vs N.5D (best configuration) per stencil.
@@ -274,7 +275,7 @@ def measure(a):
     fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN", "cells",
               "halo_rows", "min_blocks", "prefetch", "maxrreg",
               "registers", "spills", "check", "ms", "GFLOP/s", "GCells/s",
-              "roofline_GFLOP/s", "fraction_of_roofline"]
+              "roofline_GFLOP/s", "fraction_of_roofline", "config"]
     done = set()
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
@@ -316,7 +317,7 @@ def measure(a):
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
                    opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
                    cells=cells_of(c), halo_rows=halo_of(c), min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
-                   registers=regs, spills=spills)
+                   registers=regs, spills=spills, config=c["config"])
         if not ok:
             row["check"] = "build-failed"
             w.writerow(row); out.flush()

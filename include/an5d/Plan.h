@@ -155,6 +155,15 @@ struct Plan {
   int64_t levelOneLag() const {
     return Kernel == KernelKind::Star ? Hi[0] : 0;
   }
+  /// Whether a cell outside the interior takes its value at levels 2 and
+  /// up from its own register of level L - 2: the boundary value of the
+  /// same row in the same plane (plane bnd_plane ^ (L % 2)), still in that
+  /// level's register ring when lo_0 >= hi_0. Edge blocks then load
+  /// boundary values at levels 0 and 1 only. The associative kernel keeps
+  /// partial sums, not a ring of level values.
+  bool boundaryFromRegisters() const {
+    return Kernel != KernelKind::Assoc && Lo[0] >= Hi[0];
+  }
   /// Threads that copy level 0's halo rows (HaloRows): lo + hi rows of
   /// the block's threads along j.
   int64_t haloThreads() const {

@@ -201,8 +201,11 @@ private:
     return N == 2 ? "(int)threadIdx.x"
                   : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
   }
-  /// The value each level's result falls back to outside the interior.
-  std::string levelValue(int64_t Level, const std::string &Row,
+  /// The value each level's result falls back to outside the interior (in
+  /// unrolled phase Phase): the cell's own value of level - 2
+  /// (Plan::boundaryFromRegisters) or a load of the boundary value.
+  std::string levelValue(int64_t Level, int64_t Phase,
+                         const std::string &Row,
                          const std::string &Value) const;
   /// Register name of the cell at in-plane offset O of the incoming row.
   std::string neighbourName(const std::vector<int64_t> &O) const;

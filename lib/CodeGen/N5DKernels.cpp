@@ -533,12 +533,17 @@ void Emitter::haloStore(const KernelPlan &K, const std::string &Buf,
   });
 }
 
-std::string Emitter::levelValue(int64_t Level, const std::string &Row,
+std::string Emitter::levelValue(int64_t Level, int64_t Phase,
+                                const std::string &Row,
                                 const std::string &Value) const {
   if (Checks == Tests::None)
     return Value;
   std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
-  return interiorTest(Row) + " ? " + Value + " : " + boundaryValue(Plane, Row);
+  // Level L - 2 wrote row Row 2 hi_0 phases ago (each level lags hi_0).
+  std::string Kept = Level >= 2 && P.boundaryFromRegisters()
+                         ? reg(Level - 2, mod(Phase - 2 * P.Hi[0], P.Ring))
+                         : boundaryValue(Plane, Row);
+  return interiorTest(Row) + " ? " + Value + " : " + Kept;
 }
 
 /// Shared buffer a level of an unrolled phase uses: buffers alternate per
@@ -605,7 +610,7 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
       W.dedent();
     } else {
       W.line((Assoc ? incoming() : reg(Level, mod(Phase, P.Ring))) + " = " +
-             levelValue(Level, Row, Values[Cell]) + ";");
+             levelValue(Level, Phase, Row, Values[Cell]) + ";");
     }
   });
 }
