@@ -539,9 +539,10 @@ std::string Emitter::levelValue(int64_t Level, int64_t Phase,
   if (Checks == Tests::None)
     return Value;
   std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
-  // Level L - 2 wrote row Row 2 hi_0 phases ago (each level lags hi_0).
+  // Row Row is offset -hi_0 from the row level L - 1 computes in this
+  // phase, so it sits where level L - 1 read it.
   std::string Kept = Level >= 2 && P.boundaryFromRegisters()
-                         ? reg(Level - 2, mod(Phase - 2 * P.Hi[0], P.Ring))
+                         ? reg(Level - 2, slotOf(Phase, -P.Hi[0]))
                          : boundaryValue(Plane, Row);
   return interiorTest(Row) + " ? " + Value + " : " + Kept;
 }

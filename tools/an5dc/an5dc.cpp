@@ -55,8 +55,9 @@ cl::opt<int> StreamLength(
 
 cl::opt<int> CellsOpt(
     "cells",
-    cl::desc("Cells each thread computes along the outer blocked dimension, "
-             "bS apart (1 to 8; default: the performance model's choice)"),
+    cl::desc("Cells each thread computes along the outer blocked dimension: "
+             "bS apart in 2D, adjacent rows in 3D (1 to 8; default 1, the "
+             "performance model does not search it)"),
     cl::value_desc("N"), cl::init(1), cl::cat(Category));
 
 cl::opt<bool> HaloRowsOpt(
