@@ -1225,5 +1225,12 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) {
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+// Launches run to completion when made, so every event is already complete.
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned = 0) {
+  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+}
+
+// A generated kernel's own consistency check failed: the emulated run ends.
+[[noreturn]] inline void an5d_emu_fail(const char* what) { an5d_emu::detail::fatal(what); }
 
 #endif  // AN5D_EMU_H_INCLUDED

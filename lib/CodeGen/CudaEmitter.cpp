@@ -280,11 +280,11 @@ void Emitter::preludeCommon() {
   W.raw("#include <string.h>");
   W.line("");
   W.raw("#ifdef AN5D_EMULATION");
-  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, ...) "
+  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
         "an5d_emu_launch_smem(kernel, grid, block, smem, __VA_ARGS__)");
   W.raw("#else");
-  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, ...) "
-        "kernel<<<grid, block, smem>>>(__VA_ARGS__)");
+  W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
+        "kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
   if (std::any_of(Plans.begin(), Plans.end(),
                   [](const Plan &Q) { return Q.AheadSlots > 0; }))
@@ -426,19 +426,22 @@ void Emitter::smWrapper() {
 
 void Emitter::boundaryHelper() {
   std::string Params = "const " + Elem + " *grid, int plane_index, long plane";
-  for (unsigned D = 0; D < N; ++D)
+  std::string Args = "grid, plane_index, plane";
+  for (unsigned D = 0; D < N; ++D) {
     Params += ", int " + It[D];
-  for (unsigned D = 0; D < N; ++D)
+    Args += ", " + It[D];
+  }
+  for (unsigned D = 0; D < N; ++D) {
     Params += ", int " + Ext[D];
+    Args += ", " + Ext[D];
+  }
   W.line("// A cell that is not computed: inside the array it keeps the "
          "boundary value of");
   W.line("// plane `plane_index`, outside the array it is 0 and is never "
-         "loaded. Not inlined:");
-  W.line("// only threads on the boundary call it, and inlined its address "
-         "arithmetic would be");
-  W.line("// hoisted into every thread's path.");
-  W.line("__device__ __noinline__ " + Elem + " an5d_boundary(" + Params +
-         ")");
+         "loaded. Inlined in the");
+  W.line("// edge-tile kernels, whose every block has such cells.");
+  W.line("__device__ __forceinline__ " + Elem + " an5d_boundary_inline(" +
+         Params + ")");
   W.open("");
   std::string In;
   for (unsigned D = 0; D < N; ++D)
@@ -449,6 +452,29 @@ void Emitter::boundaryHelper() {
   W.line("return grid[plane_index * plane + " + globalIndex(It[0]) + "];");
   W.dedent();
   W.line("return " + zero() + ";");
+  W.close();
+  W.line("");
+  W.line("// Where the edge-tile kernels' asynchronous copy of such a cell "
+         "reads from, and how");
+  W.line("// many of its bytes it fills with zeros instead (all of them "
+         "outside the array).");
+  W.line("__device__ __forceinline__ const " + Elem +
+         " *an5d_boundary_source(" + Params + ", size_t *zeros)");
+  W.open("");
+  W.line("*zeros = " + In + " ? 0 : sizeof(" + Elem + ");");
+  W.line("return *zeros ? grid : grid + plane_index * plane + " +
+         globalIndex(It[0]) + ";");
+  W.close();
+  W.line("");
+  W.line("// The same, not inlined, for the interior-tile kernels: only the "
+         "blocks at the ends of");
+  W.line("// the streamed rows call it, and inlined its address arithmetic "
+         "would be hoisted into");
+  W.line("// every block's path.");
+  W.line("__device__ __noinline__ " + Elem + " an5d_boundary(" + Params +
+         ")");
+  W.open("");
+  W.line("return an5d_boundary_inline(" + Args + ");");
   W.close();
   W.line("");
 }
@@ -462,45 +488,141 @@ void Emitter::divisionHelpers() {
 
 // --- 5. Host code ----------------------------------------------------------------
 
+void Emitter::tileRanges() {
+  W.line("// The tiles of one launch along each dimension of the plane: count "
+         "in all, and lo .. hi - 1");
+  W.line("// those whose columns, halo included, are all interior (the "
+         "interior-tile kernel's);");
+  W.line("// the others are the edge-tile kernel's.");
+  W.line("struct an5d_tiles {");
+  W.indent();
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] + ";");
+  W.dedent();
+  W.line("};");
+  W.line("");
+  W.line("// One dimension of an5d_tiles: `cols` interior columns in tiles of "
+         "`width`, each of whose");
+  W.line("// blocks reads from `halo` columns before its tile to `loaded` "
+         "columns in all.");
+  W.line("static void an5d_tile_range(int cols, int width, int halo, int "
+         "loaded, int *lo, int *hi,");
+  W.line("                            int *count)");
+  W.open("");
+  W.line("*count = (cols + width - 1) / width;");
+  W.line("// Tile b is interior when b * width >= halo and b * width <= "
+         "cols + halo - loaded.");
+  W.line("const int first = (halo + width - 1) / width;");
+  W.line("const int room = cols + halo - loaded;");
+  W.line("const int end = room < 0 ? 0 : room / width + 1;");
+  W.line("*lo = first < *count ? first : *count;");
+  W.line("*hi = end < *count ? end : *count;");
+  W.line("if (*hi < *lo)");
+  W.indent();
+  W.line("*hi = *lo;");
+  W.dedent();
+  W.close();
+  W.line("");
+}
+
+void Emitter::streamsStruct() {
+  W.line("// an5d_launch's second stream, for the edge-tile kernels, and the "
+         "events that order it");
+  W.line("// with stream 0 (made and released by an5d_steps).");
+  W.line("struct an5d_streams {");
+  W.indent();
+  W.line("cudaStream_t edge;");
+  W.line("cudaEvent_t ready;     // stream 0's earlier launches are done");
+  W.line("cudaEvent_t edge_done; // the edge-tile kernel is done");
+  W.dedent();
+  W.line("};");
+  W.line("");
+}
+
 void Emitter::launchFunction() {
-  W.line("// Launches the kernel of one degree over the whole interior.");
-  W.line("static void an5d_launch(int degree, " + Elem +
-         " *grid, int in_plane, int bnd_plane" + gridParams() +
+  W.line("// Launches the kernels of one degree over the whole interior: the "
+         "edge tiles' kernel on");
+  W.line("// streams->edge and the interior tiles' kernel on stream 0, both "
+         "after stream 0's earlier");
+  W.line("// work, so that they run side by side; stream 0 then waits for "
+         "both.");
+  W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
+         Elem + " *grid, int in_plane, int bnd_plane" + gridParams() +
          scalarParams() + ")");
   W.open("");
   W.line("const int rows = " + Last[0] + " - " + First[0] + " + 1;");
   for (unsigned Dm = 1; Dm < N; ++Dm)
     W.line("const int cols_" + It[Dm] + " = " + Last[Dm] + " - " + First[Dm] +
            " + 1;");
+  W.line("const int stream_blocks = (rows + AN5D_STREAM_BLOCK - 1) / "
+         "AN5D_STREAM_BLOCK;");
   W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
                 : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
-  W.line("switch (degree) {");
-  for (const KernelPlan &K : P.Kernels) {
-    W.line("case " + str(K.Degree) + ": {");
+  W.line("an5d_tiles tiles;");
+  auto eachDegree = [&](const auto &Body) {
+    W.line("switch (degree) {");
+    for (const KernelPlan &K : P.Kernels) {
+      W.line("case " + str(K.Degree) + ":");
+      W.indent();
+      Body(K);
+      W.line("break;");
+      W.dedent();
+    }
+    W.line("default:");
     W.indent();
-    auto tiles = [&](unsigned Dm) {
-      int64_t T = K.Tile[Dm - 1];
-      return "(cols_" + It[Dm] + " + " + str(T - 1) + ") / " + str(T);
-    };
-    std::string Blocks =
-        N == 2 ? tiles(1) + ", (rows + AN5D_STREAM_BLOCK - 1) / AN5D_STREAM_BLOCK"
-               : tiles(2) + ", " + tiles(1) +
-                     ", (rows + AN5D_STREAM_BLOCK - 1) / AN5D_STREAM_BLOCK";
-    W.line("const dim3 blocks(" + Blocks + ");");
-    W.line("AN5D_LAUNCH(an5d_kernel_deg" + str(K.Degree) +
-           ", blocks, block, AN5D_SM_BYTES, grid, in_plane, bnd_plane" +
-           gridArgs() + scalarArgs() + ");");
-    W.line("break;");
+    W.line("fprintf(stderr, \"an5d: no kernel of degree %d\\n\", degree);");
+    W.line("exit(1);");
     W.dedent();
     W.line("}");
+  };
+  W.line("// Tile widths, halos and loaded columns per degree (the kernels' "
+         "own).");
+  eachDegree([&](const KernelPlan &K) {
+    for (unsigned Dm = 1; Dm < N; ++Dm) {
+      const std::string &I = It[Dm];
+      W.line("an5d_tile_range(cols_" + I + ", " + str(K.Tile[Dm - 1]) + ", " +
+             str(K.Degree * P.Lo[Dm]) + ", " + str(loadedColumns(Dm)) +
+             ", &tiles.lo_" + I + ", &tiles.hi_" + I + ", &tiles.count_" + I +
+             ");");
+    }
+  });
+  std::string Interior, All;
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    Interior += std::string(Dm > 1 ? " * " : "") + "(tiles.hi_" + It[Dm] +
+                " - tiles.lo_" + It[Dm] + ")";
+    All += std::string(Dm > 1 ? " * " : "") + "tiles.count_" + It[Dm];
   }
-  W.line("default:");
-  W.indent();
-  W.line("fprintf(stderr, \"an5d: no kernel of degree %d\\n\", degree);");
-  W.line("exit(1);");
-  W.dedent();
-  W.line("}");
+  W.line("const int interior = " + Interior + ";");
+  W.line("const int edge = " + All + " - interior;");
+  W.open("if (edge > 0)");
+  W.line("AN5D_CHECK(cudaEventRecord(streams->ready, 0));");
+  W.line("AN5D_CHECK(cudaStreamWaitEvent(streams->edge, streams->ready, 0));");
+  W.close();
+  std::string InteriorBlocks =
+      N == 2 ? "tiles.hi_" + It[1] + " - tiles.lo_" + It[1]
+             : "tiles.hi_" + It[2] + " - tiles.lo_" + It[2] + ", tiles.hi_" +
+                   It[1] + " - tiles.lo_" + It[1];
+  std::string Args = ", grid, in_plane, bnd_plane, tiles" + gridArgs() +
+                     scalarArgs() + ");";
+  eachDegree([&](const KernelPlan &K) {
+    W.line("if (edge > 0)");
+    W.indent();
+    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, true) +
+           ", dim3(edge, stream_blocks), block, AN5D_SM_BYTES, streams->edge" +
+           Args);
+    W.dedent();
+    W.line("if (interior > 0)");
+    W.indent();
+    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, false) + ", dim3(" +
+           InteriorBlocks + ", stream_blocks), block, AN5D_SM_BYTES, 0" +
+           Args);
+    W.dedent();
+  });
   W.line("AN5D_CHECK(cudaGetLastError());");
+  W.open("if (edge > 0)");
+  W.line("AN5D_CHECK(cudaEventRecord(streams->edge_done, streams->edge));");
+  W.line("AN5D_CHECK(cudaStreamWaitEvent(0, streams->edge_done, 0));");
+  W.close();
   W.close();
   W.line("");
 }
@@ -528,9 +650,11 @@ void Emitter::stepsFunction() {
   if (P.SharedBytes > DefaultSharedBytes) {
     W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
     for (const KernelPlan &K : P.Kernels)
-      W.line("AN5D_CHECK(cudaFuncSetAttribute(an5d_kernel_deg" +
-             str(K.Degree) +
-             ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+      for (bool Edge : {false, true})
+        W.line("AN5D_CHECK(cudaFuncSetAttribute(" +
+               kernelName(K.Degree, Edge) +
+               ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "AN5D_SM_BYTES));");
   }
   if (P.Run == Scheme::N5D)
     launchSchedule();
@@ -552,12 +676,24 @@ void Emitter::stepsFunction() {
     W.close();
     W.line("return steps;");
   } else {
+    W.line("an5d_streams streams;");
+    W.line("AN5D_CHECK(cudaStreamCreateWithFlags(&streams.edge, "
+           "cudaStreamNonBlocking));");
+    W.line("AN5D_CHECK(cudaEventCreateWithFlags(&streams.ready, "
+           "cudaEventDisableTiming));");
+    W.line("AN5D_CHECK(cudaEventCreateWithFlags(&streams.edge_done, "
+           "cudaEventDisableTiming));");
     W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
     W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
-    W.line("an5d_launch(degree, grid, in_plane, " + Logical + Args + ");");
+    W.line("an5d_launch(degree, &streams, grid, in_plane, " + Logical + Args +
+           ");");
     W.line("step += degree;");
     W.line("in_plane ^= 1;");
     W.close();
+    W.line("// Released once the launches that use them are done.");
+    W.line("AN5D_CHECK(cudaEventDestroy(streams.edge_done));");
+    W.line("AN5D_CHECK(cudaEventDestroy(streams.ready));");
+    W.line("AN5D_CHECK(cudaStreamDestroy(streams.edge));");
     W.line("return full + tail_count;");
   }
   W.close();
@@ -893,8 +1029,10 @@ void Emitter::n5dDeviceCode() {
   boundaryHelper();
   divisionHelpers();
   updateFunction();
+  tileRanges();
   for (const KernelPlan &K : P.Kernels)
     kernel(K);
+  streamsStruct();
   launchFunction();
   stepsFunction();
 }

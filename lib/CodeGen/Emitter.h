@@ -82,6 +82,7 @@ private:
   void stepsFunction();
   /// The autotuner: times the candidates, keeps the fastest in a cache.
   void tuner();
+  /// an5d_boundary_inline, and an5d_boundary, its out-of-line copy.
   void boundaryHelper();
   /// The exact helpers of the update's float divisions by a constant
   /// (recorded in Divisors).
@@ -89,7 +90,22 @@ private:
   /// The __constant__ table of the update's double coefficients.
   void coefficientTable() { writeCoefficientTable(W, Coefs); }
   void updateFunction();
+  /// The two kernels of degree K.Degree: interior tiles, then edge tiles.
   void kernel(const KernelPlan &K);
+  /// One of them, as EdgeTiles says.
+  void kernelOf(const KernelPlan &K);
+  /// block_<it>: the tile this block computes, from blockIdx and the
+  /// host's tile ranges (an5d_tiles).
+  void tileOfBlock();
+  /// "an5d_kernel_deg4" or "an5d_edge_kernel_deg4".
+  static std::string kernelName(int64_t Degree, bool Edge) {
+    return std::string(Edge ? "an5d_edge_kernel_deg" : "an5d_kernel_deg") +
+           str(Degree);
+  }
+  /// struct an5d_tiles and the host helper that fills one dimension of it.
+  void tileRanges();
+  /// The streams and events of an5d_launch (an5d_streams).
+  void streamsStruct();
   void naiveHeader();
   void headerFooter();
   void naiveParameters();
@@ -113,6 +129,11 @@ private:
   void streamLoop(const KernelPlan &K);
   /// True for a block all of whose columns (halo included) are interior.
   std::string blockColumnsTest(const KernelPlan &K) const;
+  /// Level 0's columns along dimension Dm (1 .. N-1) a block reads: its
+  /// threads' cells and, with HaloRows, the rows copied beside them.
+  int64_t loadedColumns(unsigned Dm) const {
+    return P.span(Dm - 1) + (P.HaloRows && Dm == 1 ? P.Lo[1] + P.Hi[1] : 0);
+  }
   /// True for a block all of whose streamed rows (head and read-ahead rows
   /// included) are interior.
   std::string blockRowsTest(const KernelPlan &K) const;
@@ -196,6 +217,26 @@ private:
   /// PlaneIndex: the value a cell outside the interior keeps.
   std::string boundaryValue(const std::string &PlaneIndex,
                             const std::string &Row) const;
+  /// Helper(grid, PlaneIndex, plane, <this cell of row Row>, <extents>
+  /// Extra): a call of one of the boundary helpers.
+  std::string boundaryCall(const std::string &Helper,
+                           const std::string &PlaneIndex,
+                           const std::string &Row,
+                           const std::string &Extra) const;
+  /// True when the edge-tile kernel reads level Level's boundary values
+  /// ahead into registers (bnd_L_F): levels 1 and up that would load them.
+  bool boundaryAhead(int64_t Level) const;
+  /// The value bnd_L_F gets for row Row: 0 inside the interior, else the
+  /// boundary value.
+  std::string boundaryAheadLoad(int64_t Level, const std::string &Row) const;
+  /// Declares and fills the bnd_L_F registers for the first rows.
+  void boundaryAheadSetup(const KernelPlan &K);
+  /// After level Level used bnd_L_0: moves the registers up and loads the
+  /// row Plan::Prefetch rows after the one it computed.
+  void boundaryAheadShift(int64_t Level);
+  std::string bndName(int64_t Level, int64_t F) const {
+    return "bnd_" + str(Level) + "_" + str(F) + cellSuffix();
+  }
   /// This thread's index in its block (the shared-memory slot it owns).
   std::string threadIndex() const {
     return N == 2 ? "(int)threadIdx.x"
@@ -263,6 +304,10 @@ private:
   /// blocks skip both, blocks with interior columns test rows only.
   enum class Tests { Cells, Rows, None };
   Tests Checks = Tests::Cells;
+  /// The kernel being written is the edge-tile kernel: its blocks are the
+  /// tiles whose columns (halo included) leave the interior, and it tests
+  /// every cell. The other kernel gets the interior tiles.
+  bool EdgeTiles = false;
   /// Cell value of the halo cell (inHalo): its names end in _halo.
   static constexpr int64_t HaloCell = -1;
   /// The cell of this thread the kernel code being written is for

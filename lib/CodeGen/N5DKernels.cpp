@@ -272,13 +272,12 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "values that are never stored).");
   std::vector<std::string> Thread = {"", N == 2 ? "threadIdx.x" : "threadIdx.y",
                                      "threadIdx.x"};
-  std::vector<std::string> BlockIdx = {"", N == 2 ? "blockIdx.x" : "blockIdx.y",
-                                       "blockIdx.x"};
+  tileOfBlock();
   std::string Col;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     int64_t TileW = K.Tile[Dm - 1];
-    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (int)" +
-           BlockIdx[Dm] + " * " + str(TileW) + ";");
+    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + block_" +
+           It[Dm] + " * " + str(TileW) + ";");
     std::string Thr = "(int)" + Thread[Dm];
     if (Dm == 1 && adjacentCells())
       Thr += " * AN5D_CELLS";
@@ -323,9 +322,19 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     W.line("const bool cell_stores" + cellSuffix() + " = cell_interior" +
            cellSuffix() + Stores + ";");
   });
+  // The emulated tests check that the host's tile ranges give each kernel
+  // exactly the tiles its tests are written for.
+  W.raw("#ifdef AN5D_EMULATION");
+  W.line("if (" + std::string(EdgeTiles ? "" : "!") + "(" +
+         blockColumnsTest(K) + "))");
+  W.indent();
+  W.line("an5d_emu_fail(\"" + kernelName(D, EdgeTiles) +
+         ": a tile of the other kernel\");");
+  W.dedent();
+  W.raw("#endif");
   if (P.HaloRows)
     haloSetup();
-  std::string SB = N == 2 ? "blockIdx.y" : "blockIdx.z";
+  std::string SB = N == 2 || EdgeTiles ? "blockIdx.y" : "blockIdx.z";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
          "; level 0 streams from");
   W.line("// row_first - " + str(D * P.Lo[0]) + " to row_last + " +
@@ -453,12 +462,65 @@ std::string Emitter::levelZeroLoad(const std::string &Row,
 
 std::string Emitter::boundaryValue(const std::string &PlaneIndex,
                                    const std::string &Row) const {
+  return boundaryCall(EdgeTiles ? "an5d_boundary_inline" : "an5d_boundary",
+                      PlaneIndex, Row, "");
+}
+
+std::string Emitter::boundaryCall(const std::string &Helper,
+                                  const std::string &PlaneIndex,
+                                  const std::string &Row,
+                                  const std::string &Extra) const {
   std::string Cells, Exts;
   for (unsigned Dm = 0; Dm < N; ++Dm) {
     Cells += ", " + (Dm == 0 ? Row : cellIt(Dm));
     Exts += ", " + Ext[Dm];
   }
-  return "an5d_boundary(grid, " + PlaneIndex + ", plane" + Cells + Exts + ")";
+  return Helper + "(grid, " + PlaneIndex + ", plane" + Cells + Exts + Extra +
+         ")";
+}
+
+bool Emitter::boundaryAhead(int64_t Level) const {
+  return EdgeTiles && P.Prefetch > 0 && Level >= 1 &&
+         !(Level >= 2 && P.boundaryFromRegisters());
+}
+
+std::string Emitter::boundaryAheadLoad(int64_t Level,
+                                       const std::string &Row) const {
+  return interiorTest(Row) + " ? " + zero() + " : " +
+         boundaryValue(Level % 2 ? "bnd_plane ^ 1" : "bnd_plane", Row);
+}
+
+void Emitter::boundaryAheadSetup(const KernelPlan &K) {
+  bool Any = false;
+  for (int64_t L = 1; L < K.Degree; ++L)
+    Any |= boundaryAhead(L);
+  if (!Any)
+    return;
+  W.line("// bnd_L_F: the boundary value level L's cell keeps in the row F "
+         "rows after the one it");
+  W.line("// computes now (0 inside the interior), loaded " +
+         str(P.Prefetch) + " rows ahead so that the load's latency "
+         "overlaps.");
+  eachCell([&] {
+    for (int64_t L = 1; L < K.Degree; ++L) {
+      if (!boundaryAhead(L))
+        continue;
+      std::string Decl = Elem;
+      for (int64_t F = 0; F < P.Prefetch; ++F)
+        Decl += std::string(F ? "," : "") + " " + bndName(L, F) + " = " +
+                boundaryAheadLoad(L, plus(It[0], F - L * P.Hi[0]));
+      W.line(Decl + ";");
+    }
+  });
+}
+
+void Emitter::boundaryAheadShift(int64_t Level) {
+  for (int64_t F = 0; F + 1 < P.Prefetch; ++F)
+    W.line(bndName(Level, F) + " = " + bndName(Level, F + 1) + ";");
+  W.line(bndName(Level, P.Prefetch - 1) + " = " +
+         boundaryAheadLoad(Level,
+                           plus(It[0], P.Prefetch - Level * P.Hi[0])) +
+         ";");
 }
 
 std::string Emitter::inCell(int64_t RowsBack, bool Address) const {
@@ -502,6 +564,20 @@ void Emitter::aheadCopy(const KernelPlan &K, const std::string &Row,
       W.line(Copy);
       return;
     }
+    if (EdgeTiles) {
+      // Boundary values are copied asynchronously too: their load latency
+      // overlaps like the interior's.
+      W.open("");
+      W.line("size_t zeros = 0;");
+      W.line("const " + Elem + " *source = " + interiorTest(Row) + " ? " +
+             inCell(RowsBack, /*Address=*/true) + " : " +
+             boundaryCall("an5d_boundary_source", "bnd_plane", Row,
+                          ", &zeros") + ";");
+      W.line("__pipeline_memcpy_async(&" + aheadSlot(CellSlot) +
+             ", source, sizeof(" + Elem + "), zeros);");
+      W.close();
+      return;
+    }
     W.line("if (" + interiorTest(Row) + ")");
     W.indent();
     W.line(Copy);
@@ -543,7 +619,8 @@ std::string Emitter::levelValue(int64_t Level, int64_t Phase,
   // phase, so it sits where level L - 1 read it.
   std::string Kept = Level >= 2 && P.boundaryFromRegisters()
                          ? reg(Level - 2, slotOf(Phase, -P.Hi[0]))
-                         : boundaryValue(Plane, Row);
+                     : boundaryAhead(Level) ? bndName(Level, 0)
+                                            : boundaryValue(Plane, Row);
   return interiorTest(Row) + " ? " + Value + " : " + Kept;
 }
 
@@ -612,6 +689,8 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
     } else {
       W.line((Assoc ? incoming() : reg(Level, mod(Phase, P.Ring))) + " = " +
              levelValue(Level, Phase, Row, Values[Cell]) + ";");
+      if (boundaryAhead(Level))
+        boundaryAheadShift(Level);
     }
   });
 }
@@ -666,41 +745,100 @@ std::string Emitter::launchBounds() const {
 }
 
 void Emitter::kernel(const KernelPlan &K) {
+  for (bool Edge : {false, true}) {
+    EdgeTiles = Edge;
+    kernelOf(K);
+  }
+  EdgeTiles = false;
+}
+
+void Emitter::kernelOf(const KernelPlan &K) {
   int64_t D = K.Degree;
-  W.line("// Degree " + str(D) + ": advances " + str(D) + " time step" +
-         (D == 1 ? "" : "s") + " per launch, reading interior cells from "
-         "plane in_plane");
+  W.line("// Degree " + str(D) + (EdgeTiles ? ", edge tiles" : "") +
+         ": advances " + str(D) + " time step" + (D == 1 ? "" : "s") +
+         " per launch, reading interior cells from plane in_plane");
   W.line("// of grid and writing level " + str(D) +
          " to the other plane; level L's boundary cells come from plane");
   W.line("// bnd_plane ^ (L % 2), the plane that step L of the launch reads "
          "in the C loop.");
-  W.line("__global__ void " + launchBounds() + " an5d_kernel_deg" +
-         str(D) + "(" + Elem + " *grid, int in_plane, int bnd_plane" +
+  if (EdgeTiles) {
+    W.line("// Launched over the tiles whose columns (halo included) leave "
+           "the interior: every");
+    W.line("// cell is tested, and boundary values are loaded inline (this "
+           "kernel's registers do");
+    W.line("// not limit the interior tiles' kernel).");
+  } else {
+    W.line("// Launched over the tiles whose columns (halo included) are all "
+           "interior: no column");
+    W.line("// tests; blocks whose streamed rows leave the interior test "
+           "rows only (uniform per block).");
+  }
+  W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
+         "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles" +
          gridParams() + scalarParams() + ")");
   W.open("");
+  // The set-up's read-ahead copies test what the first loop below does.
+  Checks = EdgeTiles ? Tests::Cells : Tests::Rows;
   kernelSetup(K);
-  W.line("// Three copies of the streaming loop: blocks whose columns (halo "
-         "included) and streamed");
-  W.line("// rows are all interior make no boundary test, blocks with "
-         "interior columns test rows");
-  W.line("// only (a test uniform across the block), the others test every "
-         "cell.");
-  W.line("const bool columns_interior = " + blockColumnsTest(K) + ";");
-  W.line("const bool rows_interior = " + blockRowsTest(K) + ";");
-  W.open("if (columns_interior && rows_interior)");
-  Checks = Tests::None;
-  streamLoop(K);
-  W.close();
-  W.open("else if (columns_interior)");
-  Checks = Tests::Rows;
-  streamLoop(K);
-  W.close();
-  W.open("else");
-  Checks = Tests::Cells;
-  streamLoop(K);
-  W.close();
+  if (EdgeTiles) {
+    Checks = Tests::Cells;
+    boundaryAheadSetup(K);
+    streamLoop(K);
+  } else {
+    W.open("if (" + blockRowsTest(K) + ")");
+    Checks = Tests::None;
+    streamLoop(K);
+    W.close();
+    W.open("else");
+    Checks = Tests::Rows;
+    streamLoop(K);
+    W.close();
+  }
   W.close();
   W.line("");
+}
+
+void Emitter::tileOfBlock() {
+  if (!EdgeTiles) {
+    W.line("// This block's tile: the host launches one block per interior "
+           "tile.");
+    for (unsigned Dm = 1; Dm < N; ++Dm)
+      W.line("const int block_" + It[Dm] + " = tiles.lo_" + It[Dm] +
+             " + (int)" + (Dm + 1 == N ? "blockIdx.x" : "blockIdx.y") + ";");
+    return;
+  }
+  const std::string &J = It[1];
+  auto outside = [&](const std::string &Dim, const std::string &X) {
+    return "(" + X + " < tiles.lo_" + Dim + " ? " + X + " : tiles.hi_" +
+           Dim + " + (" + X + " - tiles.lo_" + Dim + "))";
+  };
+  W.line("// This block's tile: blockIdx.x counts the tiles outside the "
+         "interior ranges lo .. hi - 1");
+  if (N == 2) {
+    W.line("// (tiles 0 .. lo - 1, then hi .. count - 1).");
+    W.line("const int edge = (int)blockIdx.x;");
+    W.line("const int block_" + J + " = " + outside(J, "edge") + ";");
+    return;
+  }
+  const std::string &K = It[2];
+  W.line("// of " + J + " and " + K + ": first the whole rows of tiles outside " +
+         J + "'s range, then the tiles");
+  W.line("// outside " + K + "'s range in the rows inside " + J + "'s.");
+  W.line("const int edge = (int)blockIdx.x;");
+  W.line("const int full_rows = (tiles.lo_" + J + " + tiles.count_" + J +
+         " - tiles.hi_" + J + ") * tiles.count_" + K + ";");
+  W.line("const int row_edges = tiles.lo_" + K + " + tiles.count_" + K +
+         " - tiles.hi_" + K + ";");
+  W.line("const int in_full = edge < full_rows;");
+  W.line("const int rank = in_full ? edge : edge - full_rows;");
+  W.line("const int row = rank / (in_full ? tiles.count_" + K +
+         " : row_edges);");
+  W.line("const int pos = rank - row * (in_full ? tiles.count_" + K +
+         " : row_edges);");
+  W.line("const int block_" + J + " = in_full ? " + outside(J, "row") +
+         " : tiles.lo_" + J + " + row;");
+  W.line("const int block_" + K + " = in_full ? pos : " + outside(K, "pos") +
+         ";");
 }
 
 std::string Emitter::blockRowsTest(const KernelPlan &K) const {
@@ -713,13 +851,9 @@ std::string Emitter::blockColumnsTest(const KernelPlan &K) const {
   int64_t D = K.Degree;
   std::string T;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
-    // Level 0's columns: the block's threads and, with HaloRows, the rows
-    // copied beside them along j.
     std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
-    int64_t Loaded = P.span(Dm - 1) +
-                     (P.HaloRows && Dm == 1 ? P.Lo[1] + P.Hi[1] : 0);
     T += std::string(T.empty() ? "" : " && ") + Lowest + " >= " + First[Dm] +
-         " && " + plus(Lowest, Loaded - 1) + " <= " + Last[Dm];
+         " && " + plus(Lowest, loadedColumns(Dm) - 1) + " <= " + Last[Dm];
   }
   return T;
 }

@@ -105,7 +105,7 @@ void Emitter::naiveLaunchFunction() {
   }
   W.line("const dim3 block(" + Block + ");");
   W.line("const dim3 blocks(" + Blocks + ");");
-  W.line("AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, grid + in_plane * "
+  W.line("AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, 0, grid + in_plane * "
          "plane, grid + (in_plane ^ 1) * plane" +
          gridArgs() + scalarArgs() + ");");
   W.line("AN5D_CHECK(cudaGetLastError());");
