@@ -234,6 +234,11 @@ private:
   /// After level Level used bnd_L_0: moves the registers up and loads the
   /// row Plan::Prefetch rows after the one it computed.
   void boundaryAheadShift(int64_t Level);
+  /// The plane level Level's boundary values are in (the one step Level
+  /// of the launch reads in the C loop).
+  static std::string levelPlane(int64_t Level) {
+    return Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
+  }
   std::string bndName(int64_t Level, int64_t F) const {
     return "bnd_" + str(Level) + "_" + str(F) + cellSuffix();
   }
@@ -244,7 +249,8 @@ private:
   }
   /// The value each level's result falls back to outside the interior (in
   /// unrolled phase Phase): the cell's own value of level - 2
-  /// (Plan::boundaryFromRegisters) or a load of the boundary value.
+  /// (Plan::boundaryFromRegisters), in the edge-tile kernel the value read
+  /// ahead (bnd_L_0), else a load of the boundary value.
   std::string levelValue(int64_t Level, int64_t Phase,
                          const std::string &Row,
                          const std::string &Value) const;
@@ -300,8 +306,9 @@ private:
   CodeWriter Own;
   CodeWriter &W;
   std::vector<std::string> ParamMacros;
-  /// Which boundary tests the kernel code being written makes: interior
-  /// blocks skip both, blocks with interior columns test rows only.
+  /// Which boundary tests the kernel code being written makes: the
+  /// interior-tile kernel none, or rows only in the blocks at the ends of
+  /// the stream; the edge-tile kernel every cell.
   enum class Tests { Cells, Rows, None };
   Tests Checks = Tests::Cells;
   /// The kernel being written is the edge-tile kernel: its blocks are the

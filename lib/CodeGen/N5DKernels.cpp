@@ -487,7 +487,7 @@ bool Emitter::boundaryAhead(int64_t Level) const {
 std::string Emitter::boundaryAheadLoad(int64_t Level,
                                        const std::string &Row) const {
   return interiorTest(Row) + " ? " + zero() + " : " +
-         boundaryValue(Level % 2 ? "bnd_plane ^ 1" : "bnd_plane", Row);
+         boundaryValue(levelPlane(Level), Row);
 }
 
 void Emitter::boundaryAheadSetup(const KernelPlan &K) {
@@ -614,13 +614,15 @@ std::string Emitter::levelValue(int64_t Level, int64_t Phase,
                                 const std::string &Value) const {
   if (Checks == Tests::None)
     return Value;
-  std::string Plane = Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
   // Row Row is offset -hi_0 from the row level L - 1 computes in this
   // phase, so it sits where level L - 1 read it.
-  std::string Kept = Level >= 2 && P.boundaryFromRegisters()
-                         ? reg(Level - 2, slotOf(Phase, -P.Hi[0]))
-                     : boundaryAhead(Level) ? bndName(Level, 0)
-                                            : boundaryValue(Plane, Row);
+  std::string Kept;
+  if (Level >= 2 && P.boundaryFromRegisters())
+    Kept = reg(Level - 2, slotOf(Phase, -P.Hi[0]));
+  else if (boundaryAhead(Level))
+    Kept = bndName(Level, 0);
+  else
+    Kept = boundaryValue(levelPlane(Level), Row);
   return interiorTest(Row) + " ? " + Value + " : " + Kept;
 }
 
