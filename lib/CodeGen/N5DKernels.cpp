@@ -445,9 +445,11 @@ void Emitter::haloSetup() {
   W.line("const int col_halo = (" + Ty + " < " + Lo + " ? " + Ty + " : " +
          Ty + " + " + Span + ") * AN5D_SM_WIDTH + " +
          plus("(int)threadIdx.x", P.Lo[2]) + ";");
-  W.line("const bool cell_interior_halo = " + J + "_halo >= " + First[1] +
-         " && " + J + "_halo <= " + Last[1] + " && " + K + " >= " + First[2] +
-         " && " + K + " <= " + Last[2] + ";");
+  // Only the edge kernels test cells; the interior tiles' halo rows are inside.
+  if (EdgeTiles)
+    W.line("const bool cell_interior_halo = " + J + "_halo >= " + First[1] +
+           " && " + J + "_halo <= " + Last[1] + " && " + K + " >= " +
+           First[2] + " && " + K + " <= " + Last[2] + ";");
   W.line("const long halo_shift = (long)(" + J + "_halo - " + J + ") * " +
          Ext[2] + ";");
 }
