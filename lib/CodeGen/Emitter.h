@@ -146,7 +146,20 @@ private:
                             const std::string &Cell) const;
   /// Index of the cell at offset O (spatial, streaming first; O[0] picks
   /// the row of the buffer) relative to `col` in a shared buffer.
-  std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O) const;
+  std::string sharedIndex(int64_t Row, const std::vector<int64_t> &O,
+                          const std::string &Col = "col") const;
+  /// Offsets of the reads (in read order, each once) that another cell of
+  /// the same thread may hold: same column along k, another row along j
+  /// fewer than AN5D_CELLS away (3D, adjacent cells). an5d_update takes
+  /// them as parameters, so each caller passes a register or a shared read.
+  std::vector<std::vector<int64_t>> cellNeighbourReads() const;
+  /// an5d_update's parameter for such a read: nb_<i>_<j>_<k>.
+  std::string cellNeighbourName(const std::vector<int64_t> &O) const;
+  /// The argument for it in the call of the current cell: the register of
+  /// the thread's cell at that row, else its shared-memory read in Buf.
+  std::string cellNeighbourArg(const std::vector<int64_t> &O,
+                               const std::string &Buf, int64_t Level,
+                               int64_t Phase);
   /// Starts the asynchronous copies of level 0 of row Row (RowsBack rows
   /// before in_next's; unrolled phase Phase, which picks the slots) into
   /// the read-ahead slots of every cell and halo cell, or stores the

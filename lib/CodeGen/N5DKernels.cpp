@@ -16,12 +16,12 @@
 using namespace an5d;
 using namespace an5d::codegen;
 
-std::string Emitter::sharedIndex(int64_t Row,
-                                 const std::vector<int64_t> &O) const {
+std::string Emitter::sharedIndex(int64_t Row, const std::vector<int64_t> &O,
+                                 const std::string &Col) const {
   std::string Idx;
   if (Row > 0)
     Idx = (Row == 1 ? std::string("") : str(Row) + " * ") + "AN5D_SM_PLANE + ";
-  Idx += "col";
+  Idx += Col;
   if (N == 3 && O[1] != 0) {
     int64_t M = O[1] < 0 ? -O[1] : O[1];
     Idx += std::string(O[1] < 0 ? " - " : " + ") +
@@ -59,12 +59,50 @@ void Emitter::updateFunction() {
     generalUpdateFunction();
 }
 
+std::vector<std::vector<int64_t>> Emitter::cellNeighbourReads() const {
+  std::vector<std::vector<int64_t>> Offsets;
+  if (!adjacentCells())
+    return Offsets;
+  for (const std::vector<int64_t> &O : A.ReadOffsets) {
+    int64_t Dj = O[1] < 0 ? -O[1] : O[1];
+    if (O[2] == 0 && Dj != 0 && Dj < P.Cells &&
+        std::find(Offsets.begin(), Offsets.end(), O) == Offsets.end())
+      Offsets.push_back(O);
+  }
+  return Offsets;
+}
+
+std::string Emitter::cellNeighbourName(const std::vector<int64_t> &O) const {
+  return "nb_" + offsetName(O[0]) + "_" + offsetName(O[1]) + "_" +
+         offsetName(O[2]);
+}
+
+std::string Emitter::cellNeighbourArg(const std::vector<int64_t> &O,
+                                      const std::string &Buf, int64_t Level,
+                                      int64_t Phase) {
+  int64_t Target = Cell + O[1];
+  if (Target < 0 || Target >= P.Cells)
+    return "AN5D_SM(" + Buf + ", " +
+           sharedIndex(P.sharedRowOf(O[0]), O, colOf()) + ")";
+  // The other cell's register is what it stored into the buffer.
+  int64_t Own = Cell;
+  Cell = Target;
+  std::string Reg = reg(Level - 1, slotOf(Phase, O[0]));
+  Cell = Own;
+  return Reg;
+}
+
 void Emitter::generalUpdateFunction() {
+  std::vector<std::vector<int64_t>> InThread = cellNeighbourReads();
   std::vector<std::string> Reads;
   for (size_t R = 0; R < S.Reads.size(); ++R) {
     const std::vector<int64_t> &O = A.ReadOffsets[R];
     if (ownColumn(O)) {
       Reads.push_back("own_" + offsetName(O[0]));
+      continue;
+    }
+    if (std::find(InThread.begin(), InThread.end(), O) != InThread.end()) {
+      Reads.push_back(cellNeighbourName(O));
       continue;
     }
     int64_t Row = P.sharedRowOf(O[0]);
@@ -82,6 +120,8 @@ void Emitter::generalUpdateFunction() {
   std::string Own;
   for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
     Own += ", " + param(Elem, "own_" + offsetName(O));
+  for (const std::vector<int64_t> &O : InThread)
+    Own += ", " + param(Elem, cellNeighbourName(O));
   W.line("// The update of one cell (the statement of the scop) from the "
          "previous level:");
   W.line("// cells of other columns from shared memory (sm: one buffer, col: "
@@ -90,6 +130,13 @@ void Emitter::generalUpdateFunction() {
          "thread's own column from");
   W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
          It[0] + ", " + It[0] + " + 1).");
+  if (!InThread.empty())
+    W.line("// nb_<" + It[0] + ">_<" + It[1] + ">_<" + It[2] +
+           ">: a neighbour along " + It[1] +
+           " that may be another of this thread's cells: the");
+  if (!InThread.empty())
+    W.line("// caller passes that cell's register, or else its read from "
+           "shared memory.");
   W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
          Own + scalarParams() + ")");
@@ -670,6 +717,8 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
         (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", " + colOf();
     for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
       Args += ", " + reg(Level - 1, slotOf(Phase, O));
+    for (const std::vector<int64_t> &O : cellNeighbourReads())
+      Args += ", " + cellNeighbourArg(O, Buf, Level, Phase);
     Args += scalarArgs();
     W.line("const " + Elem + " " + valueName() + " = an5d_update(" + Args +
            ");");
