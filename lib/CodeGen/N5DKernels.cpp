@@ -72,6 +72,16 @@ std::vector<std::vector<int64_t>> Emitter::cellNeighbourReads() const {
   return Offsets;
 }
 
+std::vector<std::vector<int64_t>> Emitter::cellNeighbourPlane() const {
+  std::vector<std::vector<int64_t>> Plane;
+  for (std::vector<int64_t> O : cellNeighbourReads()) {
+    O[0] = 0;
+    if (std::find(Plane.begin(), Plane.end(), O) == Plane.end())
+      Plane.push_back(O);
+  }
+  return Plane;
+}
+
 std::string Emitter::cellNeighbourName(const std::vector<int64_t> &O) const {
   return "nb_" + offsetName(O[0]) + "_" + offsetName(O[1]) + "_" +
          offsetName(O[2]);
@@ -90,6 +100,18 @@ std::string Emitter::cellNeighbourArg(const std::vector<int64_t> &O,
   std::string Reg = reg(Level - 1, slotOf(Phase, O[0]));
   Cell = Own;
   return Reg;
+}
+
+std::string Emitter::cellIncomingArg(const std::vector<int64_t> &O,
+                                     const std::string &Buf) {
+  int64_t Target = Cell + O[1];
+  if (Target < 0 || Target >= P.Cells)
+    return "AN5D_SM(" + Buf + ", " + sharedIndex(0, O, colOf()) + ")";
+  int64_t Own = Cell;
+  Cell = Target;
+  std::string Value = incoming();
+  Cell = Own;
+  return Value;
 }
 
 void Emitter::generalUpdateFunction() {
@@ -226,16 +248,25 @@ void Emitter::assocFunctions() {
   W.line("// each sum adds its terms in source order. The first offset's "
          "sum starts there;");
   W.line("// an5d_finish applies the outer factor.");
+  // Neighbours that may be another of this thread's cells come in as
+  // parameters: that cell's incoming value, or the caller's shared read.
+  std::vector<std::vector<int64_t>> InThread = cellNeighbourPlane();
+  if (!InThread.empty())
+    W.line("// nb_<" + It[1] + ">_<" + It[2] +
+           "> parameters: neighbours along " + It[1] +
+           " that may be another of this thread's cells.");
   std::string Params;
   if (Shared)
     Params = "const " + Elem + " *sm, int col, ";
   Params += Elem + (UsesOwn ? " own" : " /* own: not read */");
   for (int64_t Pl : Planes)
     Params += ", " + Acc + " &acc_" + offsetName(Pl);
+  for (const std::vector<int64_t> &O : InThread)
+    Params += ", " + Elem + " " + neighbourName(O);
   W.line("__device__ __forceinline__ void an5d_accumulate(" + Params +
          scalarParams() + ")");
   W.open("");
-  std::vector<std::vector<int64_t>> Loaded;
+  std::vector<std::vector<int64_t>> Loaded = InThread;
   std::vector<size_t> Next(Planes.size(), 0);
   auto ready = [&](const PendingTerm &T) {
     for (const std::vector<int64_t> &O : T.Needs)
@@ -776,6 +807,8 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       Args += ", " + accName(Level, mod(Phase - Pl, P.Ring));
       Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
     }
+    for (const std::vector<int64_t> &O : cellNeighbourPlane())
+      Args += ", " + cellIncomingArg(O, Buf);
     W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
     std::string Finish = "an5d_finish(" +
                          accName(Level, mod(Phase - Planes.back(), P.Ring)) +
