@@ -153,18 +153,15 @@ private:
   /// fewer than AN5D_CELLS away (3D, adjacent cells). an5d_update takes
   /// them as parameters, so each caller passes a register or a shared read.
   std::vector<std::vector<int64_t>> cellNeighbourReads() const;
-  /// The associative kernel's argument for in-plane neighbour O of the
-  /// current cell: the incoming value of the thread's cell there, else
-  /// its shared read in Buf.
-  std::string cellIncomingArg(const std::vector<int64_t> &O,
-                              const std::string &Buf);
   /// The same in the plane of the incoming row (associative kernel): the
   /// in-plane offsets (streaming offset 0) of those reads, each once.
   std::vector<std::vector<int64_t>> cellNeighbourPlane() const;
   /// an5d_update's parameter for such a read: nb_<i>_<j>_<k>.
   std::string cellNeighbourName(const std::vector<int64_t> &O) const;
-  /// The argument for it in the call of the current cell: the register of
-  /// the thread's cell at that row, else its shared-memory read in Buf.
+  /// The argument for such a neighbour in the call of the current cell:
+  /// the value of the thread's cell there (its register of that row, or
+  /// in the associative kernel its incoming value), else its shared-memory
+  /// read in Buf.
   std::string cellNeighbourArg(const std::vector<int64_t> &O,
                                const std::string &Buf, int64_t Level,
                                int64_t Phase);

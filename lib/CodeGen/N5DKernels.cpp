@@ -90,26 +90,16 @@ std::string Emitter::cellNeighbourName(const std::vector<int64_t> &O) const {
 std::string Emitter::cellNeighbourArg(const std::vector<int64_t> &O,
                                       const std::string &Buf, int64_t Level,
                                       int64_t Phase) {
+  bool Assoc = P.Kernel == KernelKind::Assoc;
   int64_t Target = Cell + O[1];
   if (Target < 0 || Target >= P.Cells)
     return "AN5D_SM(" + Buf + ", " +
-           sharedIndex(P.sharedRowOf(O[0]), O, colOf()) + ")";
-  // The other cell's register is what it stored into the buffer.
+           sharedIndex(Assoc ? 0 : P.sharedRowOf(O[0]), O, colOf()) + ")";
+  // The other cell's value is what it stored into the buffer.
   int64_t Own = Cell;
   Cell = Target;
-  std::string Reg = reg(Level - 1, slotOf(Phase, O[0]));
-  Cell = Own;
-  return Reg;
-}
-
-std::string Emitter::cellIncomingArg(const std::vector<int64_t> &O,
-                                     const std::string &Buf) {
-  int64_t Target = Cell + O[1];
-  if (Target < 0 || Target >= P.Cells)
-    return "AN5D_SM(" + Buf + ", " + sharedIndex(0, O, colOf()) + ")";
-  int64_t Own = Cell;
-  Cell = Target;
-  std::string Value = incoming();
+  std::string Value =
+      Assoc ? incoming() : reg(Level - 1, slotOf(Phase, O[0]));
   Cell = Own;
   return Value;
 }
@@ -152,13 +142,13 @@ void Emitter::generalUpdateFunction() {
          "thread's own column from");
   W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
          It[0] + ", " + It[0] + " + 1).");
-  if (!InThread.empty())
+  if (!InThread.empty()) {
     W.line("// nb_<" + It[0] + ">_<" + It[1] + ">_<" + It[2] +
            ">: a neighbour along " + It[1] +
            " that may be another of this thread's cells: the");
-  if (!InThread.empty())
     W.line("// caller passes that cell's register, or else its read from "
            "shared memory.");
+  }
   W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
          Own + scalarParams() + ")");
@@ -808,7 +798,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
     }
     for (const std::vector<int64_t> &O : cellNeighbourPlane())
-      Args += ", " + cellIncomingArg(O, Buf);
+      Args += ", " + cellNeighbourArg(O, Buf, Level, Phase);
     W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
     std::string Finish = "an5d_finish(" +
                          accName(Level, mod(Phase - Planes.back(), P.Ring)) +
@@ -867,7 +857,6 @@ void Emitter::kernelOf(const KernelPlan &K) {
   Checks = EdgeTiles ? Tests::Cells : Tests::Rows;
   kernelSetup(K);
   if (EdgeTiles) {
-    Checks = Tests::Cells;
     boundaryAheadSetup(K);
     streamLoop(K);
   } else {
