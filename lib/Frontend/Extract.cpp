@@ -896,7 +896,7 @@ std::optional<Stencil> Extractor::run() {
 
   S.Function = F->getNameAsString();
   S.FileName = llvm::sys::path::filename(
-                   SM.getFileEntryForID(SM.getMainFileID())->getName())
+                   SM.getFilename(SM.getLocForStartOfFile(SM.getMainFileID())))
                    .str();
   S.ScopLine = SM.getExpansionLineNumber(Begin);
   S.ScopRange = clang::SourceRange(Begin, End);

@@ -7,6 +7,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Config/llvm-config.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
@@ -76,6 +77,11 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
   std::unique_ptr<SourceSession> S(new SourceSession());
   S->CI = std::make_unique<clang::CompilerInstance>();
   auto *DiagOpts = new clang::DiagnosticOptions();
+#if LLVM_VERSION_MAJOR >= 17
+  // The same snippet layout on every clang an5dc builds with (17 added a
+  // line-number gutter).
+  DiagOpts->ShowLineNumbers = false;
+#endif
   S->CI->createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), DiagOpts),
                            /*ShouldOwnClient=*/true);
   S->Diags = std::make_unique<Diagnoser>(S->CI->getDiagnostics());
