@@ -83,7 +83,10 @@ def generate(a):
     todo = []
     if a.tuned:
         todo = tuned_jobs(a, an5dc)
-    for name in ([] if a.tuned else split(a.stencils) or STENCILS):
+    elif a.defaults:
+        todo = default_jobs(a, an5dc)
+    for name in ([] if a.tuned or a.defaults else
+                 split(a.stencils) or STENCILS):
         d = dims_of(name)
         bss = split(a.bS) or (["128"] if d == 2 else ["32x32"])
         if d == 3:
@@ -124,7 +127,7 @@ def generate(a):
                                        halo_rows=hr)))
     if a.model_top:
         todo += model_jobs(a, an5dc)
-    if a.tuned and "naive" in split(a.scheme):
+    if (a.tuned or a.defaults) and "naive" in split(a.scheme):
         for name in sorted({j[1]["stencil"] for j in todo}):
             for prec in sorted({j[1]["precision"] for j in todo if j[1]["stencil"] == name}):
                 cfg = f"{name}.{prec}.naive"
@@ -191,20 +194,45 @@ def model_jobs(a, an5dc):
             ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
                       if r["spills"] == "0"][:a.model_top]
             for r in ranked:
-                cl = cells_of(r)
+                cl, hr = cells_of(r), halo_of(r)
                 cfg = (f"{name}.{prec}.auto.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                       f".mb0.pf{a.prefetch}" + cells_suffix(cl))
+                       f".mb0.pf{a.prefetch}" + cells_suffix(cl) +
+                       halo_suffix(hr))
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
                        os.path.join(a.out, cfg + ".cu"), "-bT", r["bT"],
                        "-bS", r["bS"].replace("x", ","), "--sl", r["hSN"],
                        "--prefetch", a.prefetch, "--cells", cl]
+                if hr == "1":
+                    cmd += ["--halo-rows"]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
                 jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="n5d", opt="auto", bT=r["bT"],
                                        bS=r["bS"], hSN=r["hSN"], min_blocks="0",
                                        prefetch=a.prefetch, cells=cl,
-                                       halo_rows="0")))
+                                       halo_rows=hr)))
+    return jobs
+
+def default_jobs(a, an5dc):
+    """N.5D jobs for what a user gets with no parameters: an5dc chooses
+    (its model for --gpu; the grid is the paper's, as in the measurement).
+    The parameters recorded are those of the model's first rank, the
+    configuration an5dc then generates."""
+    jobs = []
+    for name in split(a.stencils) or STENCILS:
+        size = a.size2d if dims_of(name) == 2 else a.size3d
+        for prec in split(a.precisions):
+            r = model_ranking(an5dc, name, prec, a.gpu, size)[0]
+            cl, hr = cells_of(r), halo_of(r)
+            cfg = f"{name}.{prec}.default"
+            cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                   os.path.join(a.out, cfg + ".cu"), "--gpu", a.gpu]
+            if prec == "double":
+                cmd += ["--", "-DUSE_DOUBLE"]
+            jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
+                                   scheme="n5d", opt="default", bT=r["bT"],
+                                   bS=r["bS"], hSN=r["hSN"], min_blocks="0",
+                                   prefetch="2", cells=cl, halo_rows=hr)))
     return jobs
 
 def tuned_jobs(a, an5dc):
@@ -527,6 +555,9 @@ def main():
                        help="also generate the model's top K configurations "
                             "per stencil and precision (an5dc --model-csv)")
         g.add_argument("--gpu", default="H200")
+        g.add_argument("--defaults", action="store_true",
+                       help="generate what an5dc chooses with no parameters "
+                            "(its model for --gpu) instead of sweeps")
         g.add_argument("--tuned", default="",
                        help="CSV of chosen parameters per stencil and precision "
                             "(e.g. benchmarks/tuned-h200.csv) instead of sweeps")

@@ -112,6 +112,7 @@ struct Prediction {
   std::vector<int64_t> BS; // array order, as Plan::BS
   int64_t StreamBlock = 0;
   int64_t Cells = 1;       // per thread, as Plan::Cells
+  bool HaloRows = false;   // as Plan::HaloRows
   KernelKind Kernel = KernelKind::None;
   ThreadClasses Threads;   // one launch of degree bT
   double GlobalBytes = 0;  // per launch
@@ -148,12 +149,14 @@ struct SearchConstraints {
   std::optional<std::vector<int64_t>> BS; // as PlanOptions::BS (user order)
   std::optional<int64_t> StreamBlock;
   std::optional<int64_t> Cells;
+  std::optional<bool> HaloRows;
 };
 
-/// Every configuration of the search space (bT 1..16 with bS 128/256/512
-/// in 2D, bT 1..8 with bS 16x16/32x16/32x32/64x16 in 3D, hSN 128/256/512)
-/// that plans under Base and C, best predicted first; those predicted to
-/// spill come last. Deterministic.
+/// Every configuration of the search space that plans under Base and C,
+/// best predicted first; those predicted to spill come last. 2D: bT 1..16,
+/// bS 128/256/512, hSN 128/256/512, 1 or 2 cells. 3D: bT 1..8, bS
+/// 16x16/32x8/32x16/32x32/64x16, hSN 32/64/128/256, 1, 2 or 4 cells, with
+/// and without halo rows. Deterministic.
 std::vector<Prediction> rankConfigurations(const Stencil &S,
                                            const StencilAnalysis &A,
                                            const PlanOptions &Base,

@@ -153,19 +153,23 @@ void Emitter::header() {
          " + " + str(P.WriteShift) + ") % 2, reads plane " +
          (P.WriteShift == 1 ? S.Time.Iter : "(" + S.Time.Iter + " + 1)") +
          " % 2");
+  // Autotuned candidates differ in their cells; each one's label says.
+  std::string CellsText;
+  if (Plans.size() == 1)
+    CellsText = P.Cells == 1 ? std::string(" (one cell per thread)")
+                             : " (" + str(P.Cells) + " cells per thread along " +
+                                   It[1] + ", " +
+                                   (adjacentCells() ? std::string("adjacent")
+                                                    : str(P.BS[0]) + " apart") +
+                                   ")";
   W.line("//   streaming along " + It[0] + ", blocked along " +
-         (N == 2 ? It[1] : It[1] + " and " + It[2]) +
-         (P.Cells == 1 ? std::string(" (one cell per thread)")
-                       : " (" + str(P.Cells) + " cells per thread along " +
-                             It[1] + ", " +
-                             (adjacentCells() ? std::string("adjacent")
-                                              : str(P.BS[0]) + " apart") +
-                             ")"));
+         (N == 2 ? It[1] : It[1] + " and " + It[2]) + CellsText);
   if (Plans.size() == 1) {
     W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " + BS +
            " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
            str(P.StreamBlock) + " rows" +
-           (P.Cells > 1 ? ", cells (--cells) " + str(P.Cells) : ""));
+           (P.Cells > 1 ? ", cells (--cells) " + str(P.Cells) : "") +
+           (P.HaloRows ? ", halo rows (--halo-rows)" : ""));
     if (!P.Origin.empty())
       W.line("//   " + P.Origin);
     W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
@@ -1002,7 +1006,9 @@ void Emitter::minBlocksDefine() {
 /// "bT 4, bS 256, hSN 128" (bS as the user writes it).
 static std::string planLabel(const Plan &P) {
   return "bT " + str(P.BT) + ", bS " + userBlockSizes(P.BS) + ", hSN " +
-         str(P.StreamBlock);
+         str(P.StreamBlock) +
+         (P.Cells > 1 ? ", cells " + str(P.Cells) : "") +
+         (P.HaloRows ? ", halo rows" : "");
 }
 
 void Emitter::candidateList() {
@@ -1056,7 +1062,9 @@ void Emitter::tuner() {
   for (const Plan &C : Plans) {
     MaxBT = std::max(MaxBT, C.BT);
     Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" +
-                 userBlockSizes(C.BS) + "/" + str(C.StreamBlock);
+                 userBlockSizes(C.BS) + "/" + str(C.StreamBlock) +
+                 (C.Cells > 1 ? "/c" + str(C.Cells) : "") +
+                 (C.HaloRows ? "/h" : "");
   }
   // The file name goes into a C string that is also a printf format.
   std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);

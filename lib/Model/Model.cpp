@@ -248,9 +248,15 @@ RowCounts countRows(int64_t Extent, int64_t Lo, int64_t Hi, int64_t H,
 }
 
 /// Shared-memory loads of one computed cell: the reads of other columns
-/// that the kernel takes from shared memory.
+/// that the kernel takes from shared memory. A thread's adjacent cells
+/// (Plan::adjacentCells) load a position they share once and take another
+/// of its cells from that cell's register.
 double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
-  std::set<std::vector<int64_t>> InPlane;
+  bool Assoc = P.Kernel == KernelKind::Assoc;
+  int64_t Cells = P.adjacentCells() ? P.Cells : 1;
+  // { row offset (0 for the associative kernel's one row), j, k } read
+  // from shared memory by one thread, its cells at j = 0 .. Cells - 1.
+  std::set<std::vector<int64_t>> Positions;
   double Loads = 0;
   for (const std::vector<int64_t> &O : A.Offsets) {
     bool OwnColumn = true;
@@ -259,11 +265,22 @@ double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
     if (OwnColumn)
       continue;
     Loads += 1;
-    InPlane.insert(std::vector<int64_t>(O.begin() + 1, O.end()));
+    for (int64_t C = 0; C < Cells; ++C) {
+      std::vector<int64_t> At(O.begin(), O.end());
+      if (Assoc)
+        At[0] = 0;
+      At[1] += C;
+      bool OtherCell = At.size() == 3 && At[2] == 0 && At[1] >= 0 &&
+                       At[1] < Cells;
+      if (!OtherCell)
+        Positions.insert(At);
+    }
   }
-  // The associative kernel reads each neighbour of the incoming row once
-  // and adds it to every pending sum that needs it.
-  return P.Kernel == KernelKind::Assoc ? double(InPlane.size()) : Loads;
+  // Without adjacent cells, only the associative kernel shares a
+  // neighbour between reads (among its pending sums).
+  if (Cells == 1 && !Assoc)
+    return Loads;
+  return double(Positions.size()) / double(Cells);
 }
 
 } // namespace
@@ -278,6 +295,7 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   R.BS = P.BS;
   R.StreamBlock = P.StreamBlock;
   R.Cells = P.Cells;
+  R.HaloRows = P.HaloRows;
   R.Kernel = P.Kernel;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
@@ -410,6 +428,7 @@ PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
   O.BS.assign(P.BS.rbegin(), P.BS.rend());
   O.StreamBlock = P.StreamBlock;
   O.Cells = P.Cells;
+  O.HaloRows = P.HaloRows;
   return O;
 }
 
@@ -420,7 +439,7 @@ std::vector<Prediction> an5d::rankConfigurations(
   std::vector<std::vector<int64_t>> Blocks =
       Dims == 2 ? std::vector<std::vector<int64_t>>{{128}, {256}, {512}}
                 : std::vector<std::vector<int64_t>>{
-                      {16, 16}, {32, 16}, {32, 32}, {64, 16}};
+                      {16, 16}, {32, 8}, {32, 16}, {32, 32}, {64, 16}};
   if (C.BS)
     Blocks = {*C.BS};
   std::vector<int64_t> Degrees;
@@ -430,33 +449,42 @@ std::vector<Prediction> an5d::rankConfigurations(
     Degrees = {*C.BT};
   std::vector<int64_t> Streams = Dims == 2
                                      ? std::vector<int64_t>{128, 256, 512}
-                                     : std::vector<int64_t>{128, 256};
+                                     : std::vector<int64_t>{32, 64, 128, 256};
   if (C.StreamBlock)
     Streams = {*C.StreamBlock};
-  std::vector<int64_t> CellCounts = {1};
+  // Cells per thread and halo rows trade registers for fewer halo threads
+  // and shared-memory reads; 2D cells lie a block apart, so two suffice.
+  std::vector<int64_t> CellCounts =
+      Dims == 2 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 4};
   if (C.Cells)
     CellCounts = {*C.Cells};
+  std::vector<bool> HaloChoices =
+      Dims == 3 ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  if (C.HaloRows)
+    HaloChoices = {*C.HaloRows};
 
   std::vector<Prediction> Out;
   for (const std::vector<int64_t> &BS : Blocks)
     for (int64_t Cells : CellCounts)
-      for (int64_t T : Degrees)
-        for (int64_t H : Streams) {
-          PlanOptions O = Base;
-          O.BT = T;
-          O.BS = BS;
-          O.StreamBlock = H;
-          O.Cells = Cells;
-          Plan P;
-          std::string Ignored;
-          if (!makePlan(S, A, O, P, Ignored) ||
-              P.SharedBytes > D.SharedPerBlock)
-            continue;
-          Out.push_back(predict(S, A, P, Size, D));
-        }
+      for (bool Halo : HaloChoices)
+        for (int64_t T : Degrees)
+          for (int64_t H : Streams) {
+            PlanOptions O = Base;
+            O.BT = T;
+            O.BS = BS;
+            O.StreamBlock = H;
+            O.Cells = Cells;
+            O.HaloRows = Halo;
+            Plan P;
+            std::string Ignored;
+            if (!makePlan(S, A, O, P, Ignored) ||
+                P.SharedBytes > D.SharedPerBlock)
+              continue;
+            Out.push_back(predict(S, A, P, Size, D));
+          }
   auto Key = [](const Prediction &P) {
     return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,
-                           P.StreamBlock, P.Cells);
+                           P.StreamBlock, P.Cells, P.HaloRows);
   };
   std::sort(Out.begin(), Out.end(),
             [&](const Prediction &X, const Prediction &Y) {
@@ -477,7 +505,8 @@ std::string an5d::sizeText(const ProblemSize &Size) {
 std::string an5d::configLabel(const Prediction &P) {
   return "bT " + std::to_string(P.BT) + ", bS " + userBlockSizes(P.BS) +
          ", hSN " + std::to_string(P.StreamBlock) +
-         (P.Cells > 1 ? ", cells " + std::to_string(P.Cells) : "");
+         (P.Cells > 1 ? ", cells " + std::to_string(P.Cells) : "") +
+         (P.HaloRows ? ", halo rows" : "");
 }
 
 void Prediction::dump(llvm::raw_ostream &OS) const {
@@ -526,18 +555,19 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
     Spilling += P.Spills;
   OS << "  " << R.size() << " configurations planned, " << Spilling
      << " predicted to spill registers (ranked last)\n";
-  OS << "rank   bT       bS   hSN    GFLOP/s    ms/step  regs   cap "
-        "blk/SM  occ.  limit\n";
+  OS << "rank   bT       bS   hSN cells halo    GFLOP/s    ms/step  regs   "
+        "cap blk/SM  occ.  limit\n";
   for (size_t I = 0; I < R.size() && I < Top; ++I) {
     const Prediction &P = R[I];
     int64_t Threads = 1;
     for (int64_t B : P.BS)
       Threads *= B;
     double Occupancy = double(P.BlocksPerSM * Threads) / double(D.ThreadsPerSM);
-    OS << llvm::format("%4zu %4lld %8s %5lld %10.1f %10.4f %5lld %5lld %6lld "
-                       "%4.0f%%  %s%s\n",
+    OS << llvm::format("%4zu %4lld %8s %5lld %5lld %4s %10.1f %10.4f %5lld "
+                       "%5lld %6lld %4.0f%%  %s%s\n",
                        I + 1, (long long)P.BT, userBlockSizes(P.BS).c_str(),
-                       (long long)P.StreamBlock, P.GFlops,
+                       (long long)P.StreamBlock, (long long)P.Cells,
+                       P.HaloRows ? "rows" : "-", P.GFlops,
                        P.SecondsPerStep * 1e3, (long long)P.Registers,
                        (long long)P.RegisterCap, (long long)P.BlocksPerSM,
                        100.0 * Occupancy, P.Limit.c_str(),

@@ -56,15 +56,17 @@ cl::opt<int> StreamLength(
 cl::opt<int> CellsOpt(
     "cells",
     cl::desc("Cells each thread computes along the outer blocked dimension: "
-             "bS apart in 2D, adjacent rows in 3D (1 to 8; default 1, the "
-             "performance model does not search it)"),
+             "bS apart in 2D, adjacent rows in 3D (1 to 8; default: the "
+             "performance model's choice of 1 or 2 in 2D, 1, 2 or 4 in 3D)"),
     cl::value_desc("N"), cl::init(1), cl::cat(Category));
 
 cl::opt<bool> HaloRowsOpt(
     "halo-rows",
     cl::desc("3D: copy level 0's rows just outside the block along Y with "
              "a few extra loads instead of computing them with halo "
-             "threads (star and associative kernels)"),
+             "threads (star and associative kernels; default: the "
+             "performance model's choice, --halo-rows=false keeps halo "
+             "threads)"),
     cl::init(false), cl::cat(Category));
 
 cl::opt<Scheme> SchemeOpt(
@@ -199,16 +201,17 @@ bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
 
 /// Prints the model's ranking as CSV, every configuration.
 void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
-  OS << "rank,bT,bS,hSN,kernel,GFLOP/s,ms_per_step,limit,registers,"
+  OS << "rank,bT,bS,hSN,cells,halo_rows,kernel,GFLOP/s,ms_per_step,limit,registers,"
         "register_cap,spills,blocks_per_sm,compute_us,issue_us,shared_us,"
         "global_us,wave_efficiency,latency_efficiency\n";
   for (size_t I = 0; I < R.size(); ++I) {
     const Prediction &P = R[I];
     std::string BS = userBlockSizes(P.BS, "x");
-    OS << llvm::format("%zu,%lld,%s,%lld,%s,%.1f,%.6f,%s,%lld,%lld,%d,%lld,"
-                       "%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
+    OS << llvm::format("%zu,%lld,%s,%lld,%lld,%d,%s,%.1f,%.6f,%s,%lld,%lld,%d,"
+                       "%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
                        I + 1, (long long)P.BT, BS.c_str(),
-                       (long long)P.StreamBlock, kernelKindName(P.Kernel),
+                       (long long)P.StreamBlock, (long long)P.Cells,
+                       int(P.HaloRows), kernelKindName(P.Kernel),
                        P.GFlops, P.SecondsPerStep * 1e3,
                        P.Limit.substr(0, P.Limit.find(" (")).c_str(),
                        (long long)P.Registers, (long long)P.RegisterCap,
@@ -303,8 +306,11 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
       C.Cells = PO.Cells;
       Fixed += " --cells " + std::to_string(PO.Cells);
     }
-    if (PO.HaloRows)
-      Fixed += " --halo-rows";
+    if (HaloRowsOpt.getNumOccurrences()) {
+      C.HaloRows = PO.HaloRows;
+      if (PO.HaloRows)
+        Fixed += " --halo-rows";
+    }
     if (!Fixed.empty())
       Fixed = "given" + Fixed;
     std::vector<Prediction> Ranking =
