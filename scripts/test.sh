@@ -12,7 +12,9 @@ LIT="$LLVM_DIR/../../../build/utils/lit/lit.py"
 passed=0; failed=0
 log=$(mktemp)
 python3 "$LIT" -sv -j "$(nproc)" build/test 2>&1 | tee "$log"
-count() { awk -v re="$1" '$0 ~ "^ *(" re ") *: *[0-9]+" { n += $NF } END { print n + 0 }' "$log"; }
+# "  Passed: 264" (lit 14) or "  Passed: 264 (98.14%)" (lit 17+): the number
+# after the colon.
+count() { awk -v re="$1" '$0 ~ "^ *(" re ") *: *[0-9]+" { sub(/^[^:]*: */, ""); n += $1 } END { print n + 0 }' "$log"; }
 lit_pass=$(count "Passed|Expectedly Failed")
 lit_fail=$(count "Failed|Unexpectedly Passed|Unresolved|Timed Out")
 passed=$((passed + ${lit_pass:-0})); failed=$((failed + ${lit_fail:-0}))
