@@ -191,6 +191,11 @@ constexpr int64_t MaxThreadsPerSM = 2048;
 std::string userBlockSizes(const std::vector<int64_t> &BS,
                            const char *Sep = ",");
 
+/// "bT 4, bS 32,8, hSN 64[, cells 2][, halo rows]": the parameters a
+/// configuration is known by (--model, autotune candidates, --dump=model).
+std::string parametersLabel(int64_t BT, const std::vector<int64_t> &BS,
+                            int64_t StreamBlock, int64_t Cells, bool HaloRows);
+
 /// Naive scheme: threads per block along each dimension, array order.
 std::vector<int64_t> naiveBlock(unsigned Dims);
 

@@ -1003,12 +1003,9 @@ void Emitter::minBlocksDefine() {
           " /* __launch_bounds__: blocks per SM the registers must allow */");
 }
 
-/// "bT 4, bS 256, hSN 128" (bS as the user writes it).
+/// A candidate's parameters as --model labels them.
 static std::string planLabel(const Plan &P) {
-  return "bT " + str(P.BT) + ", bS " + userBlockSizes(P.BS) + ", hSN " +
-         str(P.StreamBlock) +
-         (P.Cells > 1 ? ", cells " + str(P.Cells) : "") +
-         (P.HaloRows ? ", halo rows" : "");
+  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows);
 }
 
 void Emitter::candidateList() {

@@ -257,14 +257,12 @@ double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
   // { row offset (0 for the associative kernel's one row), j, k } read
   // from shared memory by one thread, its cells at j = 0 .. Cells - 1.
   std::set<std::vector<int64_t>> Positions;
-  double Loads = 0;
   for (const std::vector<int64_t> &O : A.Offsets) {
     bool OwnColumn = true;
     for (size_t D = 1; D < O.size(); ++D)
       OwnColumn = OwnColumn && O[D] == 0;
     if (OwnColumn)
       continue;
-    Loads += 1;
     for (int64_t C = 0; C < Cells; ++C) {
       std::vector<int64_t> At(O.begin(), O.end());
       if (Assoc)
@@ -276,10 +274,8 @@ double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
         Positions.insert(At);
     }
   }
-  // Without adjacent cells, only the associative kernel shares a
-  // neighbour between reads (among its pending sums).
-  if (Cells == 1 && !Assoc)
-    return Loads;
+  // The associative kernel reads each neighbour of the incoming row once
+  // for all its pending sums.
   return double(Positions.size()) / double(Cells);
 }
 
@@ -503,10 +499,7 @@ std::string an5d::sizeText(const ProblemSize &Size) {
 }
 
 std::string an5d::configLabel(const Prediction &P) {
-  return "bT " + std::to_string(P.BT) + ", bS " + userBlockSizes(P.BS) +
-         ", hSN " + std::to_string(P.StreamBlock) +
-         (P.Cells > 1 ? ", cells " + std::to_string(P.Cells) : "") +
-         (P.HaloRows ? ", halo rows" : "");
+  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows);
 }
 
 void Prediction::dump(llvm::raw_ostream &OS) const {

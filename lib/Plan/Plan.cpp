@@ -30,6 +30,15 @@ std::string an5d::userBlockSizes(const std::vector<int64_t> &BS,
   return S;
 }
 
+std::string an5d::parametersLabel(int64_t BT, const std::vector<int64_t> &BS,
+                                  int64_t StreamBlock, int64_t Cells,
+                                  bool HaloRows) {
+  return "bT " + std::to_string(BT) + ", bS " + userBlockSizes(BS) +
+         ", hSN " + std::to_string(StreamBlock) +
+         (Cells > 1 ? ", cells " + std::to_string(Cells) : "") +
+         (HaloRows ? ", halo rows" : "");
+}
+
 const char *an5d::schemeName(Scheme S) {
   return S == Scheme::Naive ? "naive" : "n5d";
 }
