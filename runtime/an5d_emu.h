@@ -761,6 +761,18 @@ void an5d_emu_launch_smem(void (*kernel)(P...), dim3 grid, dim3 block, size_t sm
   an5d_emu::detail::launch_impl(grid, block, smem_bytes, &C::invoke, &closure);
 }
 
+// Launches like an5d_emu_launch_smem; with AN5D_EMU_TRACE=1 in the environment
+// it first prints the kernel's name and launch shape to stderr, so that tests can
+// see which kernel a launch gave which blocks.
+template <class... P, class... A>
+void an5d_emu_launch_named(const char* name, void (*kernel)(P...), dim3 grid, dim3 block,
+                           size_t smem_bytes, A&&... args) {
+  if (an5d_emu::detail::env_long("AN5D_EMU_TRACE", 0) != 0)
+    std::fprintf(stderr, "an5d_emu: launch %s grid %u,%u,%u block %u,%u,%u\n", name, grid.x,
+                 grid.y, grid.z, block.x, block.y, block.z);
+  an5d_emu_launch_smem(kernel, grid, block, smem_bytes, std::forward<A>(args)...);
+}
+
 template <class... P, class... A>
 void an5d_emu_launch(void (*kernel)(P...), dim3 grid, dim3 block, A&&... args) {
   an5d_emu_launch_smem(kernel, grid, block, 0, std::forward<A>(args)...);

@@ -285,7 +285,8 @@ void Emitter::preludeCommon() {
   W.line("");
   W.raw("#ifdef AN5D_EMULATION");
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
-        "an5d_emu_launch_smem(kernel, grid, block, smem, __VA_ARGS__)");
+        "an5d_emu_launch_named(#kernel, kernel, grid, block, smem, "
+        "__VA_ARGS__)");
   W.raw("#else");
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
         "kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)");
@@ -501,23 +502,30 @@ void Emitter::tileRanges() {
   W.line("struct an5d_tiles {");
   W.indent();
   for (unsigned Dm = 1; Dm < N; ++Dm)
-    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] + ";");
+    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] +
+           ", last_" + It[Dm] + "; // last: the last tile's first column "
+           "(from the first interior one)");
   W.dedent();
   W.line("};");
   W.line("");
   W.line("// One dimension of an5d_tiles: `cols` interior columns in tiles of "
          "`width`, each of whose");
   W.line("// blocks reads from `halo` columns before its tile to `loaded` "
-         "columns in all.");
+         "columns in all. A tile is");
+  W.line("// interior when all of them are interior, except at most `ring_lo` "
+         "boundary columns before");
+  W.line("// the interior and `ring_hi` after it, which it reads at level 0 "
+         "only.");
   W.line("static void an5d_tile_range(int cols, int width, int halo, int "
-         "loaded, int *lo, int *hi,");
-  W.line("                            int *count)");
+         "loaded, int ring_lo, int ring_hi,");
+  W.line("                            int *lo, int *hi, int *count, int "
+         "*last)");
   W.open("");
   W.line("*count = (cols + width - 1) / width;");
-  W.line("// Tile b is interior when b * width >= halo and b * width <= "
-         "cols + halo - loaded.");
-  W.line("const int first = (halo + width - 1) / width;");
-  W.line("const int room = cols + halo - loaded;");
+  W.line("// Tile b is interior when b * width - halo >= -ring_lo and b * "
+         "width - halo + loaded <= cols + ring_hi.");
+  W.line("const int first = (halo - ring_lo + width - 1) / width;");
+  W.line("const int room = cols + ring_hi + halo - loaded;");
   W.line("const int end = room < 0 ? 0 : room / width + 1;");
   W.line("*lo = first < *count ? first : *count;");
   W.line("*hi = end < *count ? end : *count;");
@@ -525,6 +533,20 @@ void Emitter::tileRanges() {
   W.indent();
   W.line("*hi = *lo;");
   W.dedent();
+  W.line("// A partial last tile moves back to end at the last column when "
+         "that makes it interior");
+  W.line("// and the tile before it is interior too: both blocks then store "
+         "the same values, computed");
+  W.line("// by the same code, into the columns they share.");
+  W.line("*last = (*count - 1) * width;");
+  W.line("const int full = cols - width;");
+  W.line("if (*hi == *count - 1 && *lo <= *count - 2 && full >= halo - "
+         "ring_lo && full <= room) {");
+  W.indent();
+  W.line("*last = full;");
+  W.line("*hi = *count;");
+  W.dedent();
+  W.line("}");
   W.close();
   W.line("");
 }
@@ -579,6 +601,14 @@ void Emitter::launchFunction() {
     W.dedent();
     W.line("}");
   };
+  W.line("// Level 0 may read boundary columns beside the interior from "
+         "in_plane when that is the");
+  W.line("// plane the C loop reads them from: the interior tiles' kernel "
+         "takes those tiles too.");
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    for (bool Lo : {true, false})
+      W.line("const int ring_" + std::string(Lo ? "lo_" : "hi_") + It[Dm] +
+             " = " + ringColumns(Dm, Lo) + ";");
   W.line("// Tile widths, halos and loaded columns per degree (the kernels' "
          "own).");
   eachDegree([&](const KernelPlan &K) {
@@ -586,8 +616,9 @@ void Emitter::launchFunction() {
       const std::string &I = It[Dm];
       W.line("an5d_tile_range(cols_" + I + ", " + str(K.Tile[Dm - 1]) + ", " +
              str(K.Degree * P.Lo[Dm]) + ", " + str(loadedColumns(Dm)) +
-             ", &tiles.lo_" + I + ", &tiles.hi_" + I + ", &tiles.count_" + I +
-             ");");
+             ", ring_lo_" + I + ", ring_hi_" + I + ", &tiles.lo_" + I +
+             ", &tiles.hi_" + I + ", &tiles.count_" + I + ", &tiles.last_" +
+             I + ");");
     }
   });
   std::string Interior, All;

@@ -127,8 +127,16 @@ private:
   /// The streaming loop of a kernel: unrolled rows, each loading level 0
   /// and computing levels 1..D, with the boundary tests Tests asks for.
   void streamLoop(const KernelPlan &K);
-  /// True for a block all of whose columns (halo included) are interior.
+  /// True for a block the interior tiles' kernel takes: every column it
+  /// computes past level 0 is interior, and level 0's columns lie in the
+  /// interior or in the ring of boundary columns that ringColumns allows.
   std::string blockColumnsTest(const KernelPlan &K) const;
+  /// The boundary columns beside the interior along Dm (1 .. N-1), before
+  /// it (Lo) or after it (!Lo), where a tile of the interior tiles' kernel
+  /// may read level 0: up to the reach, inside the array, and only while
+  /// in_plane is bnd_plane (level 0's boundary values are then in_plane's).
+  /// Levels >= 1 of those columns are never stored: they lie in the halo.
+  std::string ringColumns(unsigned Dm, bool Lo) const;
   /// Level 0's columns along dimension Dm (1 .. N-1) a block reads: its
   /// threads' cells and, with HaloRows, the rows copied beside them.
   int64_t loadedColumns(unsigned Dm) const {

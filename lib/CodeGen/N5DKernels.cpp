@@ -344,8 +344,9 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   std::string Col;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     int64_t TileW = K.Tile[Dm - 1];
-    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + block_" +
-           It[Dm] + " * " + str(TileW) + ";");
+    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (block_" +
+           It[Dm] + " == tiles.count_" + It[Dm] + " - 1 ? tiles.last_" +
+           It[Dm] + " : block_" + It[Dm] + " * " + str(TileW) + ");");
     std::string Thr = "(int)" + Thread[Dm];
     if (Dm == 1 && adjacentCells())
       Thr += " * AN5D_CELLS";
@@ -838,16 +839,18 @@ void Emitter::kernelOf(const KernelPlan &K) {
   W.line("// bnd_plane ^ (L % 2), the plane that step L of the launch reads "
          "in the C loop.");
   if (EdgeTiles) {
-    W.line("// Launched over the tiles whose columns (halo included) leave "
-           "the interior: every");
+    W.line("// Launched over the other tiles, whose columns (halo included) "
+           "leave the interior: every");
     W.line("// cell is tested, and boundary values are loaded inline (this "
            "kernel's registers do");
     W.line("// not limit the interior tiles' kernel).");
   } else {
-    W.line("// Launched over the tiles whose columns (halo included) are all "
-           "interior: no column");
-    W.line("// tests; blocks whose streamed rows leave the interior test "
-           "rows only (uniform per block).");
+    W.line("// Launched over the tiles whose columns (halo included) are "
+           "interior, but for level 0");
+    W.line("// of boundary columns within reach while in_plane is bnd_plane: "
+           "no column tests; blocks");
+    W.line("// whose streamed rows leave the interior test rows only (uniform "
+           "per block).");
   }
   W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
          "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles" +
@@ -928,9 +931,18 @@ std::string Emitter::blockColumnsTest(const KernelPlan &K) const {
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     std::string Lowest = plus("tile_" + It[Dm], -D * P.Lo[Dm]);
     T += std::string(T.empty() ? "" : " && ") + Lowest + " >= " + First[Dm] +
-         " && " + plus(Lowest, loadedColumns(Dm) - 1) + " <= " + Last[Dm];
+         " - " + ringColumns(Dm, true) + " && " +
+         plus(Lowest, loadedColumns(Dm) - 1) + " <= " + Last[Dm] + " + " +
+         ringColumns(Dm, false);
   }
   return T;
+}
+
+std::string Emitter::ringColumns(unsigned Dm, bool Lo) const {
+  std::string Room = Lo ? First[Dm] : Ext[Dm] + " - 1 - " + Last[Dm];
+  std::string Reach = str(Lo ? P.Lo[Dm] : P.Hi[Dm]);
+  return "(in_plane == bnd_plane && " + Room + " > 0 ? (" + Room + " < " +
+         Reach + " ? " + Room + " : " + Reach + ") : 0)";
 }
 
 void Emitter::streamLoop(const KernelPlan &K) {
