@@ -502,9 +502,7 @@ void Emitter::tileRanges() {
   W.line("struct an5d_tiles {");
   W.indent();
   for (unsigned Dm = 1; Dm < N; ++Dm)
-    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] +
-           ", last_" + It[Dm] + "; // last: the last tile's first column "
-           "(from the first interior one)");
+    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] + ";");
   W.dedent();
   W.line("};");
   W.line("");
@@ -518,8 +516,7 @@ void Emitter::tileRanges() {
          "only.");
   W.line("static void an5d_tile_range(int cols, int width, int halo, int "
          "loaded, int ring_lo, int ring_hi,");
-  W.line("                            int *lo, int *hi, int *count, int "
-         "*last)");
+  W.line("                            int *lo, int *hi, int *count)");
   W.open("");
   W.line("*count = (cols + width - 1) / width;");
   W.line("// Tile b is interior when b * width - halo >= -ring_lo and b * "
@@ -533,20 +530,19 @@ void Emitter::tileRanges() {
   W.indent();
   W.line("*hi = *lo;");
   W.dedent();
-  W.line("// A partial last tile moves back to end at the last column when "
-         "that makes it interior");
-  W.line("// and the tile before it is interior too: both blocks then store "
-         "the same values, computed");
-  W.line("// by the same code, into the columns they share.");
-  W.line("*last = (*count - 1) * width;");
+  W.line("// A partial last tile moves back to start at cols - width (the "
+         "interior tiles' kernel");
+  W.line("// starts its tiles at min(b * width, cols - width)) when that "
+         "makes it interior and the");
+  W.line("// tile before it is interior too: both blocks then store the same "
+         "values, computed by the");
+  W.line("// same code, into the columns they share.");
   W.line("const int full = cols - width;");
   W.line("if (*hi == *count - 1 && *lo <= *count - 2 && full >= halo - "
-         "ring_lo && full <= room) {");
+         "ring_lo && full <= room)");
   W.indent();
-  W.line("*last = full;");
   W.line("*hi = *count;");
   W.dedent();
-  W.line("}");
   W.close();
   W.line("");
 }
@@ -617,8 +613,7 @@ void Emitter::launchFunction() {
       W.line("an5d_tile_range(cols_" + I + ", " + str(K.Tile[Dm - 1]) + ", " +
              str(K.Degree * P.Lo[Dm]) + ", " + str(loadedColumns(Dm)) +
              ", ring_lo_" + I + ", ring_hi_" + I + ", &tiles.lo_" + I +
-             ", &tiles.hi_" + I + ", &tiles.count_" + I + ", &tiles.last_" +
-             I + ");");
+             ", &tiles.hi_" + I + ", &tiles.count_" + I + ");");
     }
   });
   std::string Interior, All;

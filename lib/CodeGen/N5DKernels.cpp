@@ -344,9 +344,15 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   std::string Col;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
     int64_t TileW = K.Tile[Dm - 1];
-    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + (block_" +
-           It[Dm] + " == tiles.count_" + It[Dm] + " - 1 ? tiles.last_" +
-           It[Dm] + " : block_" + It[Dm] + " * " + str(TileW) + ");");
+    // The interior tiles' kernel's last tile may have moved back to end at
+    // the last column (an5d_tile_range); an edge tile's is where it is.
+    if (EdgeTiles)
+      W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + block_" +
+             It[Dm] + " * " + str(TileW) + ";");
+    else
+      W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + min(block_" +
+             It[Dm] + " * " + str(TileW) + ", " +
+             plus(Last[Dm] + " - " + First[Dm], 1 - TileW) + ");");
     std::string Thr = "(int)" + Thread[Dm];
     if (Dm == 1 && adjacentCells())
       Thr += " * AN5D_CELLS";
