@@ -1,0 +1,16 @@
+#!/bin/sh
+# Stands in for nvcc in the runner's tests: the "executable" it writes logs
+# its arguments and AN5D_TIMING to EXE.log and prints a timing line; the
+# build prints a ptxas register line as nvcc -Xptxas -v does.
+out=""
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-o" ]; then out=$2; shift; fi
+  shift
+done
+cat > "$out" <<EOS
+#!/bin/sh
+echo "args \$* timing \$AN5D_TIMING" >> "$out.log"
+echo "an5d timing: 10 ms"
+EOS
+chmod +x "$out"
+echo "ptxas info    : Used 40 registers" >&2
