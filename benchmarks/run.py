@@ -50,11 +50,11 @@ min(peak FLOP/s, FLOP per cell * bT / (2 * bytes per cell) * memory bandwidth):
 a launch of degree bT reads and writes each cell once.
 """
 import argparse, csv, itertools, math, os, re, subprocess, sys, time
-
-# --quick: the per-step rate at 200 steps is within a few percent of 1000
-# steps' (docs/performance.md), at a fraction of the time.
-QUICK_STEPS, QUICK_REPEAT = 200, 3
 from concurrent.futures import ThreadPoolExecutor, as_completed
+
+# --quick: on the H200, 200 steps measured 0.96x-1.09x the 1000-step rate
+# (j2d5pt 0.78x; docs/performance.md), at a fifth of the time.
+QUICK_STEPS, QUICK_REPEAT = 200, 3
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -112,22 +112,13 @@ def generate(a):
             for opt, bt, bs, sl, mb, pf, cl, hr in combos:
                 if hr != "0" and d == 2:
                     continue  # an5dc --halo-rows is for 3D stencils
-                cfg = (f"{name}.{prec}.naive" if scheme == "naive" else
-                       f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
-                       + cells_suffix(cl) + halo_suffix(hr))
-                path = os.path.join(a.out, cfg + ".cu")
-                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o", path]
-                if scheme == "naive":
-                    cmd += ["--scheme=naive"]
-                else:
-                    cmd += ["--opt=" + opt, "-bT", bt, "-bS", bs.replace("x", ","),
-                            "--sl", sl, "--prefetch", pf]
-                    if mb != "0":
-                        cmd += ["--min-blocks", mb]
-                    if cl != "1":
-                        cmd += ["--cells", cl]
-                    if hr != "0":
-                        cmd += ["--halo-rows"]
+                if scheme != "naive":
+                    todo.append(n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb,
+                                        pf, cl, hr))
+                    continue
+                cfg = f"{name}.{prec}.naive"
+                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                       os.path.join(a.out, cfg + ".cu"), "--scheme=naive"]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
@@ -202,24 +193,9 @@ def model_jobs(a, an5dc):
         for prec in split(a.precisions):
             ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
                       if r["spills"] == "0"][:a.model_top]
-            for r in ranked:
-                cl, hr = cells_of(r), halo_of(r)
-                cfg = (f"{name}.{prec}.auto.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                       f".mb0.pf{a.prefetch}" + cells_suffix(cl) +
-                       halo_suffix(hr))
-                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
-                       os.path.join(a.out, cfg + ".cu"), "-bT", r["bT"],
-                       "-bS", r["bS"].replace("x", ","), "--sl", r["hSN"],
-                       "--prefetch", a.prefetch, "--cells", cl]
-                if hr == "1":
-                    cmd += ["--halo-rows"]
-                if prec == "double":
-                    cmd += ["--", "-DUSE_DOUBLE"]
-                jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
-                                       scheme="n5d", opt="auto", bT=r["bT"],
-                                       bS=r["bS"], hSN=r["hSN"], min_blocks="0",
-                                       prefetch=a.prefetch, cells=cl,
-                                       halo_rows=hr)))
+            jobs += [n5d_job(a, an5dc, name, prec, "auto", r["bT"], r["bS"],
+                             r["hSN"], "0", a.prefetch, cells_of(r), halo_of(r))
+                     for r in ranked]
     return jobs
 
 def default_jobs(a, an5dc):
@@ -254,27 +230,30 @@ def tuned_jobs(a, an5dc):
         for r in csv.DictReader(f):
             if (want and r["stencil"] not in want) or r["precision"] not in precs:
                 continue
-            name, prec, mb = r["stencil"], r["precision"], r["min_blocks"]
-            cl, hr = cells_of(r), halo_of(r)
-            cfg = (f"{name}.{prec}.{r['opt']}.bT{r['bT']}.bS{r['bS']}.sl{r['hSN']}"
-                   f".mb{mb}.pf{a.prefetch}" + cells_suffix(cl) + halo_suffix(hr))
-            cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
-                   os.path.join(a.out, cfg + ".cu"), "--opt=" + r["opt"],
-                   "-bT", r["bT"], "-bS", r["bS"].replace("x", ","),
-                   "--sl", r["hSN"], "--prefetch", a.prefetch]
-            if mb != "0":
-                cmd += ["--min-blocks", mb]
-            if cl != "1":
-                cmd += ["--cells", cl]
-            if hr != "0":
-                cmd += ["--halo-rows"]
-            if prec == "double":
-                cmd += ["--", "-DUSE_DOUBLE"]
-            jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
-                                   scheme="n5d", opt=r["opt"], bT=r["bT"],
-                                   bS=r["bS"], hSN=r["hSN"], min_blocks=mb,
-                                   prefetch=a.prefetch, cells=cl, halo_rows=hr)))
+            jobs.append(n5d_job(a, an5dc, r["stencil"], r["precision"], r["opt"],
+                                r["bT"], r["bS"], r["hSN"], r["min_blocks"],
+                                a.prefetch, cells_of(r), halo_of(r)))
     return jobs
+
+def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr):
+    """The (an5dc command, configs.csv row) of one N.5D configuration with
+    explicit parameters; its file is DIR/<config>.cu, named by them."""
+    cfg = (f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
+           + cells_suffix(cl) + halo_suffix(hr))
+    cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+           os.path.join(a.out, cfg + ".cu"), "--opt=" + opt, "-bT", bt,
+           "-bS", bs.replace("x", ","), "--sl", sl, "--prefetch", pf]
+    if mb != "0":
+        cmd += ["--min-blocks", mb]
+    if cl != "1":
+        cmd += ["--cells", cl]
+    if hr != "0":
+        cmd += ["--halo-rows"]
+    if prec == "double":
+        cmd += ["--", "-DUSE_DOUBLE"]
+    return cmd, dict(config=cfg, stencil=name, precision=prec, scheme="n5d",
+                     opt=opt, bT=bt, bS=bs, hSN=sl, min_blocks=mb, prefetch=pf,
+                     cells=cl, halo_rows=hr)
 
 # --- measure ---------------------------------------------------------------
 
@@ -305,13 +284,9 @@ def kernel_ms(exe, args, env):
         raise RuntimeError((r.stdout + r.stderr)[-400:])
     return float(m.group(1))
 
-def apply_quick(a):
-    """--quick: the protocol's grids with 200 steps and the mean of 3 runs."""
-    if a.quick:
-        a.steps, a.repeat = QUICK_STEPS, QUICK_REPEAT
-
 def measure(a):
-    apply_quick(a)
+    if a.quick:  # the protocol's grids and checks, fewer steps and runs
+        a.steps, a.repeat = QUICK_STEPS, QUICK_REPEAT
     started = time.time()
     hw = hardware(a.hardware, a.device)
     with open(os.path.join(a.dir, "configs.csv")) as f:

@@ -7,10 +7,10 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
-#include "llvm/Config/llvm-config.h"
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Error.h"
 
 #ifndef AN5D_CLANG_RESOURCE_DIR
