@@ -38,6 +38,15 @@ another (the files of DIR travel between them):
       Markdown table of the best configuration per stencil and precision,
       its speedup over naive and the geometric means.
 
+  run.py profile --dir DIR --csv PROF.csv --reports REPORTS [--stencils a,b]
+                 [--steps 2bT+2] [--skip 0] [--ncu ncu] [--reparse]
+      on a machine with a GPU and Nsight Compute: one ncu report per file
+      (one launch of the interior tiles' kernel of degree bT, or of the naive
+      kernel, at the protocol grid) in REPORTS, and per file in PROF.csv how busy the
+      load/store unit, the L1 data pipe, L2, DRAM, the FMA and FP64 pipes and
+      instruction issue were, and which of them was busiest ("limit").
+      --reparse reads the reports again without a GPU.
+
 With --quick, measure and all run 200 steps and the mean of 3 runs instead:
 the whole set (21 stencils, float and double, N.5D and naive, all checked)
 fits in 10 minutes on an H200 (514 s measured), where the full protocol
@@ -373,6 +382,110 @@ def measure(a):
     print(f"measured {len(jobs)} configurations ({a.steps} steps, warm-up + mean of "
           f"{max(a.repeat, 1)}) in {time.time() - started:.0f} s", flush=True)
 
+# --- profile ---------------------------------------------------------------
+
+# What `profile` reads from an ncu report (--print-details all): column name,
+# the metric's label in the report. The units compared for "limit" are those
+# a stencil kernel saturates first.
+NCU_FIELDS = [
+    ("duration_us", "Duration"),
+    ("lsu_pct", "SM: Inst Executed Pipe Lsu"),
+    ("l1_wavefronts_pct", "L1: Data Pipe Lsu Wavefronts"),
+    ("l2_pct", "L2 Cache Throughput"),
+    ("dram_pct", "DRAM Throughput"),
+    ("fma_pct", "SM: Pipe Fma Cycles Active"),
+    ("fp64_pct", "SM: Pipe Fp64 Cycles Active"),
+    ("issue_pct", "Issue Slots Busy"),
+    ("barrier_stall", "Stall Barrier"),
+]
+NCU_UNITS = {"lsu_pct": "load/store unit", "l1_wavefronts_pct": "L1 data pipe",
+             "l2_pct": "L2", "dram_pct": "DRAM", "fma_pct": "FMA pipe",
+             "fp64_pct": "FP64 pipe", "issue_pct": "instruction issue"}
+
+def ncu_fields(report):
+    """The NCU_FIELDS of one kernel's ncu report text (first occurrence of
+    each label, "" when absent), and the busiest of NCU_UNITS as "limit"."""
+    row = {}
+    scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}  # durations in us
+    for key, label in NCU_FIELDS:
+        m = re.search(r"^\s*" + re.escape(label) + r"\s+(?:(\S+)\s+)?([\d,.]+)\s*$",
+                      report, re.M)
+        value = m.group(2).replace(",", "") if m else ""
+        if value and key == "duration_us":
+            value = f"{float(value) * scale.get(m.group(1), 1.0):.2f}"
+        row[key] = value
+    busy = [(float(row[k]), k) for k in NCU_UNITS if row[k]]
+    row["limit"] = NCU_UNITS[max(busy)[1]] if busy else ""
+    return row
+
+def profile(a):
+    """ncu one launch of each configuration's kernel at the protocol grid:
+    the report per configuration in --reports, the units' load in --csv."""
+    with open(os.path.join(a.dir, "configs.csv")) as f:
+        configs = [c for c in csv.DictReader(f)
+                   if not a.stencils or c["stencil"] in split(a.stencils)]
+    os.makedirs(a.reports, exist_ok=True)
+    bindir = os.path.join(a.dir, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    fields = ["config", "stencil", "precision", "scheme", "kernel", "registers",
+              "spills", "cells_per_launch", "GCells/s"] + [k for k, _ in NCU_FIELDS] + ["limit"]
+    with open(a.csv, "w", newline="") as out:
+        w = csv.DictWriter(out, fieldnames=fields)
+        w.writeheader()
+        def build_one(c):
+            exe = os.path.join(bindir, c["config"] + ".prof")
+            if a.reparse:  # the reports are there already: no build, no ncu
+                return exe, (True, "", "", "")
+            return exe, build(os.path.join(a.dir, c["config"] + ".cu"), exe, 0, False, a.nvcc)
+        # Builds run in parallel; ncu runs one kernel at a time.
+        with ThreadPoolExecutor(max_workers=max((os.cpu_count() or 4) - 1, 1)) as pool:
+            built = list(pool.map(build_one, configs))
+        for c, (exe, (ok, regs, spills, log)) in zip(configs, built):
+            row = dict(config=c["config"], stencil=c["stencil"], precision=c["precision"],
+                       scheme=c["scheme"], registers=regs, spills=spills)
+            if not ok:
+                print(f"{c['config']}: build failed\n{log[-300:]}")
+                continue
+            d = dims_of(c["stencil"])
+            size = a.size2d if d == 2 else a.size3d
+            # The interior tiles' kernel of degree bT (the edge-tile kernel, when
+            # one runs, is an5d_edge_kernel_...), or the naive kernel; enough
+            # steps that a launch of degree bT runs.
+            naive = c["scheme"] == "naive"
+            bt = 1 if naive else int(c["bT"])
+            kernel = "regex:^an5d_kernel_" + ("naive$" if naive else f"deg{bt}$")
+            steps = a.steps or 2 * bt + 2
+            cmd = [a.ncu, "--clock-control", "none", "--print-details", "all",
+                   "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
+                   "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
+                   "-k", kernel, "-s", str(a.skip), "-c", "1",
+                   exe] + [str(size)] * d + [str(steps)]
+            path = os.path.join(a.reports, c["config"] + ".ncu.txt")
+            if a.reparse:
+                with open(path) as f:
+                    report, failed = f.read(), False
+            else:
+                r = subprocess.run(cmd, capture_output=True, text=True)
+                report, failed = r.stdout + r.stderr, r.returncode != 0
+                with open(path, "w") as f:
+                    f.write(report)
+            m = re.search(r"^\s*(an5d_\w+)\(", report, re.M)
+            row.update(ncu_fields(report), kernel=m.group(1) if m else "")
+            if failed or not row["duration_us"]:
+                print(f"{c['config']}: ncu failed (report in {a.reports})")
+                w.writerow(row); out.flush()
+                continue
+            # Cell updates per second as if this launch advanced every interior
+            # cell bT steps: exact where no edge-tile kernel runs beside it
+            # (degree 1, naive), an upper bound otherwise.
+            cells = (size - 2 * radius_of(c["stencil"])) ** d
+            row["cells_per_launch"] = cells
+            row["GCells/s"] = f"{cells * bt / (float(row['duration_us']) * 1e-6) / 1e9:.2f}"
+            w.writerow(row); out.flush()
+            print(f"{c['config']}: {row['kernel']} {row['duration_us']} us, limit "
+                  f"{row['limit'] or '?'} (LSU {row['lsu_pct']}%, L1 {row['l1_wavefronts_pct']}%, "
+                  f"L2 {row['l2_pct']}%, DRAM {row['dram_pct']}%)", flush=True)
+
 # --- plot ------------------------------------------------------------------
 
 def plot(a):
@@ -581,11 +694,23 @@ def main():
     mo.add_argument("--calibration", default="",
                     help="OVERHEAD,LATENCY passed to an5dc --model-calibration")
     mo.add_argument("--size2d", type=int, default=16384); mo.add_argument("--size3d", type=int, default=512)
+    pr = sub.add_parser("profile")
+    pr.add_argument("--dir", required=True); pr.add_argument("--csv", required=True)
+    pr.add_argument("--reports", required=True, help="folder for one ncu report per configuration")
+    pr.add_argument("--stencils", default=""); pr.add_argument("--nvcc", default="nvcc")
+    pr.add_argument("--ncu", default="ncu")
+    pr.add_argument("--steps", type=int, default=0,
+                    help="time steps of each run (default 2 bT + 2, so that a launch of degree bT runs)")
+    pr.add_argument("--reparse", action="store_true",
+                    help="read the reports already in --reports again (no GPU needed)")
+    pr.add_argument("--skip", type=int, default=0,
+                    help="launches of the kernel to skip before the one profiled")
+    pr.add_argument("--size2d", type=int, default=16384); pr.add_argument("--size3d", type=int, default=512)
     al = sub.add_parser("all"); gen_args(al); measure_args(al)
     al.add_argument("--title", default="")
     a = ap.parse_args()
     {"generate": generate, "measure": measure, "plot": plot, "table": table,
-     "model": model_report, "all": run_all}[a.cmd](a)
+     "model": model_report, "profile": profile, "all": run_all}[a.cmd](a)
 
 if __name__ == "__main__":
     main()
