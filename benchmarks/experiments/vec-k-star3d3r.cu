@@ -6,6 +6,7 @@
 // loads per cell; along i they come from a register ring. docs/performance.md has the
 // measurements ("Where the 3D stars' time goes"). Needs the row length to be a multiple
 // of 4 (float4 alignment). Build: nvcc -O3 -arch=sm_90 -maxrregcount=128 vec-k-star3d3r.cu
+// -DVEC_CLAMP: copies from the nearest cells inside the array instead of zero-filled copies.
 // Run: ./a.out (checks against a naive kernel on four grids, then times 200 steps at 512^3
 // for each shape); ./a.out K runs shape K alone for 3 steps (for ncu).
 #include <cuda_runtime.h>
@@ -42,9 +43,17 @@ __global__ void __launch_bounds__(32*BY) vec(const float *__restrict__ in, float
     float4 *dst = sm + (row % NS) * PLANE4;
     for (int e = tid; e < PLANE4; e += 32*BY) {
       int rr = e / W4, ch = e % W4; int j = j0 + rr, k = k0 + ch*4;
+#ifdef VEC_CLAMP
+      // Outside the array: a copy of the nearest cells inside it (only cells
+      // that are never stored read them), so that every copy is a plain
+      // 16-byte one.
+      const int rc = min(max(row, 0), N - 1), jc = min(j, N - 1), kc = min(max(k, 0), N - 4);
+      __pipeline_memcpy_async(dst + e, in + rc*p + jc*s + kc, 16);
+#else
       bool ok = j < N && k >= 0 && k < N && row >= 0 && row < N;
       const float *src = in + (ok ? row*p + j*s + k : 0);
       __pipeline_memcpy_async(dst + e, src, 16, ok ? 0 : 16); // zero-filled outside the array
+#endif
     }
     __pipeline_commit();
   };
