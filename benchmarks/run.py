@@ -418,6 +418,35 @@ def ncu_fields(report):
     row["limit"] = NCU_UNITS[max(busy)[1]] if busy else ""
     return row
 
+def ncu_command(a, c, exe):
+    """ncu on one launch of configuration C's kernel at the protocol grid:
+    the interior tiles' kernel of degree bT (the edge-tile kernel, when one
+    runs, is an5d_edge_kernel_...) or the naive kernel, with enough steps
+    that a launch of degree bT runs. Returns the command and bT."""
+    naive = c["scheme"] == "naive"
+    bt = 1 if naive else int(c["bT"])
+    d = dims_of(c["stencil"])
+    size = a.size2d if d == 2 else a.size3d
+    kernel = "regex:^an5d_kernel_" + ("naive$" if naive else f"deg{bt}$")
+    cmd = [a.ncu, "--clock-control", "none", "--print-details", "all",
+           "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
+           "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
+           "-k", kernel, "-s", str(a.skip), "-c", "1",
+           exe] + [str(size)] * d + [str(a.steps or 2 * bt + 2)]
+    return cmd, bt
+
+def ncu_report(a, c, exe):
+    """Configuration C's report text, and whether ncu failed: run now and
+    kept in --reports, or read from there with --reparse."""
+    path = os.path.join(a.reports, c["config"] + ".ncu.txt")
+    if a.reparse:
+        with open(path) as f:
+            return f.read(), False
+    r = subprocess.run(ncu_command(a, c, exe)[0], capture_output=True, text=True)
+    with open(path, "w") as f:
+        f.write(r.stdout + r.stderr)
+    return r.stdout + r.stderr, r.returncode != 0
+
 def profile(a):
     """ncu one launch of each configuration's kernel at the protocol grid:
     the report per configuration in --reports, the units' load in --csv."""
@@ -427,50 +456,28 @@ def profile(a):
     os.makedirs(a.reports, exist_ok=True)
     bindir = os.path.join(a.dir, "bin")
     os.makedirs(bindir, exist_ok=True)
+    def build_one(c):
+        exe = os.path.join(bindir, c["config"] + ".prof")
+        if a.reparse:  # the reports are there already: no build, no ncu
+            return exe, (True, "", "", "")
+        return exe, build(os.path.join(a.dir, c["config"] + ".cu"), exe, 0, False, a.nvcc)
+    # Builds run in parallel; ncu runs one kernel at a time.
+    with ThreadPoolExecutor(max_workers=max((os.cpu_count() or 4) - 1, 1)) as pool:
+        built = list(pool.map(build_one, configs))
     fields = ["config", "stencil", "precision", "scheme", "kernel", "registers",
               "spills", "cells_per_launch", "GCells/s"] + [k for k, _ in NCU_FIELDS] + ["limit"]
     with open(a.csv, "w", newline="") as out:
         w = csv.DictWriter(out, fieldnames=fields)
         w.writeheader()
-        def build_one(c):
-            exe = os.path.join(bindir, c["config"] + ".prof")
-            if a.reparse:  # the reports are there already: no build, no ncu
-                return exe, (True, "", "", "")
-            return exe, build(os.path.join(a.dir, c["config"] + ".cu"), exe, 0, False, a.nvcc)
-        # Builds run in parallel; ncu runs one kernel at a time.
-        with ThreadPoolExecutor(max_workers=max((os.cpu_count() or 4) - 1, 1)) as pool:
-            built = list(pool.map(build_one, configs))
         for c, (exe, (ok, regs, spills, log)) in zip(configs, built):
-            row = dict(config=c["config"], stencil=c["stencil"], precision=c["precision"],
-                       scheme=c["scheme"], registers=regs, spills=spills)
             if not ok:
                 print(f"{c['config']}: build failed\n{log[-300:]}")
                 continue
-            d = dims_of(c["stencil"])
-            size = a.size2d if d == 2 else a.size3d
-            # The interior tiles' kernel of degree bT (the edge-tile kernel, when
-            # one runs, is an5d_edge_kernel_...), or the naive kernel; enough
-            # steps that a launch of degree bT runs.
-            naive = c["scheme"] == "naive"
-            bt = 1 if naive else int(c["bT"])
-            kernel = "regex:^an5d_kernel_" + ("naive$" if naive else f"deg{bt}$")
-            steps = a.steps or 2 * bt + 2
-            cmd = [a.ncu, "--clock-control", "none", "--print-details", "all",
-                   "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
-                   "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
-                   "-k", kernel, "-s", str(a.skip), "-c", "1",
-                   exe] + [str(size)] * d + [str(steps)]
-            path = os.path.join(a.reports, c["config"] + ".ncu.txt")
-            if a.reparse:
-                with open(path) as f:
-                    report, failed = f.read(), False
-            else:
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                report, failed = r.stdout + r.stderr, r.returncode != 0
-                with open(path, "w") as f:
-                    f.write(report)
+            report, failed = ncu_report(a, c, exe)
             m = re.search(r"^\s*(an5d_\w+)\(", report, re.M)
-            row.update(ncu_fields(report), kernel=m.group(1) if m else "")
+            row = dict(config=c["config"], stencil=c["stencil"], precision=c["precision"],
+                       scheme=c["scheme"], registers=regs, spills=spills,
+                       kernel=m.group(1) if m else "", **ncu_fields(report))
             if failed or not row["duration_us"]:
                 print(f"{c['config']}: ncu failed (report in {a.reports})")
                 w.writerow(row); out.flush()
@@ -478,7 +485,9 @@ def profile(a):
             # Cell updates per second as if this launch advanced every interior
             # cell bT steps: exact where no edge-tile kernel runs beside it
             # (degree 1, naive), an upper bound otherwise.
-            cells = (size - 2 * radius_of(c["stencil"])) ** d
+            d = dims_of(c["stencil"])
+            cells = ((a.size2d if d == 2 else a.size3d) - 2 * radius_of(c["stencil"])) ** d
+            bt = ncu_command(a, c, exe)[1]
             row["cells_per_launch"] = cells
             row["GCells/s"] = f"{cells * bt / (float(row['duration_us']) * 1e-6) / 1e9:.2f}"
             w.writerow(row); out.flush()
