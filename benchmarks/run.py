@@ -87,6 +87,18 @@ def radius_of(name):
 def dims_of(name):
     return 3 if "3d" in name else 2
 
+def grid_size(a, name):
+    """The grid's edge (--size2d or --size3d) for stencil NAME."""
+    return a.size2d if dims_of(name) == 2 else a.size3d
+
+def interior_cells(name, size):
+    """Cells one step updates on a grid of edge SIZE (the boundary excluded)."""
+    return (size - 2 * radius_of(name)) ** dims_of(name)
+
+def degree_of(c):
+    """Steps one launch of configuration C advances: bT, or 1 for naive."""
+    return 1 if c["scheme"] == "naive" else int(c["bT"])
+
 def split(s):
     return [x for x in s.split(",") if x] if s else []
 
@@ -198,7 +210,7 @@ def model_jobs(a, an5dc):
     and precision (for --gpu at the --size2d/--size3d grid)."""
     jobs = []
     for name in split(a.stencils) or STENCILS:
-        size = a.size2d if dims_of(name) == 2 else a.size3d
+        size = grid_size(a, name)
         for prec in split(a.precisions):
             ranked = [r for r in model_ranking(an5dc, name, prec, a.gpu, size)
                       if r["spills"] == "0"][:a.model_top]
@@ -214,7 +226,7 @@ def default_jobs(a, an5dc):
     configuration an5dc then generates."""
     jobs = []
     for name in split(a.stencils) or STENCILS:
-        size = a.size2d if dims_of(name) == 2 else a.size3d
+        size = grid_size(a, name)
         for prec in split(a.precisions):
             r = model_ranking(an5dc, name, prec, a.gpu, size)[0]
             cl, hr = cells_of(r), halo_of(r)
@@ -351,7 +363,7 @@ def measure(a):
             w.writerow(row); out.flush()
             print(f"{c['config']} r{rr}: build failed\n{log[-300:]}")
             continue
-        size = a.size2d if d == 2 else a.size3d
+        size = grid_size(a, name)
         args = [str(size)] * d + [str(a.steps)]
         check = "skipped"
         if a.check:
@@ -365,11 +377,11 @@ def measure(a):
             w.writerow(row); out.flush()
             print(f"{c['config']} r{rr}: run failed: {e}")
             continue
-        cells = (size - 2 * radius_of(name)) ** d  # the updated (interior) cells
+        cells = interior_cells(name, size)
         flops = flop_per_cell(name) * cells * a.steps
         gflops = flops / (ms * 1e-3) / 1e9
         word = 4 if c["precision"] == "float" else 8
-        bt = int(c["bT"]) if c["scheme"] != "naive" else 1
+        bt = degree_of(c)
         peak = hw["fp32"] if word == 4 else hw["fp64"]
         roof = min(peak, flop_per_cell(name) * bt / (2 * word) * hw["bw"])
         row.update(check=check, ms=f"{ms:.3f}", **{
@@ -422,18 +434,15 @@ def ncu_command(a, c, exe):
     """ncu on one launch of configuration C's kernel at the protocol grid:
     the interior tiles' kernel of degree bT (the edge-tile kernel, when one
     runs, is an5d_edge_kernel_...) or the naive kernel, with enough steps
-    that a launch of degree bT runs. Returns the command and bT."""
-    naive = c["scheme"] == "naive"
-    bt = 1 if naive else int(c["bT"])
+    that a launch of degree bT runs."""
+    bt = degree_of(c)
     d = dims_of(c["stencil"])
-    size = a.size2d if d == 2 else a.size3d
-    kernel = "regex:^an5d_kernel_" + ("naive$" if naive else f"deg{bt}$")
-    cmd = [a.ncu, "--clock-control", "none", "--print-details", "all",
+    kernel = "regex:^an5d_kernel_" + ("naive$" if c["scheme"] == "naive" else f"deg{bt}$")
+    return [a.ncu, "--clock-control", "none", "--print-details", "all",
            "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
            "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
            "-k", kernel, "-s", str(a.skip), "-c", "1",
-           exe] + [str(size)] * d + [str(a.steps or 2 * bt + 2)]
-    return cmd, bt
+           exe] + [str(grid_size(a, c["stencil"]))] * d + [str(a.steps or 2 * bt + 2)]
 
 def ncu_report(a, c, exe):
     """Configuration C's report text, and whether ncu failed: run now and
@@ -442,7 +451,7 @@ def ncu_report(a, c, exe):
     if a.reparse:
         with open(path) as f:
             return f.read(), False
-    r = subprocess.run(ncu_command(a, c, exe)[0], capture_output=True, text=True)
+    r = subprocess.run(ncu_command(a, c, exe), capture_output=True, text=True)
     with open(path, "w") as f:
         f.write(r.stdout + r.stderr)
     return r.stdout + r.stderr, r.returncode != 0
@@ -485,11 +494,9 @@ def profile(a):
             # Cell updates per second as if this launch advanced every interior
             # cell bT steps: exact where no edge-tile kernel runs beside it
             # (degree 1, naive), an upper bound otherwise.
-            d = dims_of(c["stencil"])
-            cells = ((a.size2d if d == 2 else a.size3d) - 2 * radius_of(c["stencil"])) ** d
-            bt = ncu_command(a, c, exe)[1]
+            cells = interior_cells(c["stencil"], grid_size(a, c["stencil"]))
             row["cells_per_launch"] = cells
-            row["GCells/s"] = f"{cells * bt / (float(row['duration_us']) * 1e-6) / 1e9:.2f}"
+            row["GCells/s"] = (f"{cells * degree_of(c) / (float(row['duration_us']) * 1e-6) / 1e9:.2f}")
             w.writerow(row); out.flush()
             print(f"{c['config']}: {row['kernel']} {row['duration_us']} us, limit "
                   f"{row['limit'] or '?'} (LSU {row['lsu_pct']}%, L1 {row['l1_wavefronts_pct']}%, "
@@ -590,8 +597,8 @@ def model_report(a):
     top1_ok = top5_ok = space1_ok = space5_ok = space_n = 0
     accs = []
     for (name, prec), runs in sorted(measured.items()):
-        size = a.size2d if dims_of(name) == 2 else a.size3d
-        cells = (size - 2 * radius_of(name)) ** dims_of(name)
+        size = grid_size(a, name)
+        cells = interior_cells(name, size)
         ranking = model_ranking(an5dc, name, prec, a.gpu, size,
                                 ["--model-calibration", a.calibration] if a.calibration else [])
         pred = {}
