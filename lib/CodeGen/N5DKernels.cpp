@@ -346,13 +346,12 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     int64_t TileW = K.Tile[Dm - 1];
     // The interior tiles' kernel's last tile may have moved back to end at
     // the last column (an5d_tile_range); an edge tile's is where it is.
-    if (EdgeTiles)
-      W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + block_" +
-             It[Dm] + " * " + str(TileW) + ";");
-    else
-      W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + min(block_" +
-             It[Dm] + " * " + str(TileW) + ", " +
-             plus(Last[Dm] + " - " + First[Dm], 1 - TileW) + ");");
+    std::string Start = "block_" + It[Dm] + " * " + str(TileW);
+    if (!EdgeTiles)
+      Start = "min(" + Start + ", " +
+              plus(Last[Dm] + " - " + First[Dm], 1 - TileW) + ")";
+    W.line("const int tile_" + It[Dm] + " = " + First[Dm] + " + " + Start +
+           ";");
     std::string Thr = "(int)" + Thread[Dm];
     if (Dm == 1 && adjacentCells())
       Thr += " * AN5D_CELLS";
