@@ -105,7 +105,7 @@ def split(s):
 # --- generate --------------------------------------------------------------
 
 CONFIG_FIELDS = ["config", "stencil", "precision", "scheme", "opt", "bT", "bS",
-                 "hSN", "min_blocks", "prefetch", "cells", "halo_rows"]
+                 "hSN", "min_blocks", "prefetch", "cells", "halo_rows", "kvec"]
 
 def generate(a):
     an5dc = a.an5dc or os.path.join(HERE, "..", "build", "bin", "an5dc")
@@ -125,17 +125,18 @@ def generate(a):
             bss = [b for b in bss if "x" not in b] or ["128"]
         for prec, scheme in itertools.product(split(a.precisions), split(a.scheme)):
             if scheme == "naive":
-                combos = [("na", "1", "na", "na", mb, "na", "1", "0") for mb in split(a.min_blocks)[:1]]
+                combos = [("na", "1", "na", "na", mb, "na", "1", "0", "1") for mb in split(a.min_blocks)[:1]]
             else:
                 combos = itertools.product(split(a.opt), split(a.bT), bss, split(a.sl),
                                            split(a.min_blocks), split(a.prefetch),
-                                           split(a.cells), split(a.halo_rows))
-            for opt, bt, bs, sl, mb, pf, cl, hr in combos:
-                if hr != "0" and d == 2:
-                    continue  # an5dc --halo-rows is for 3D stencils
+                                           split(a.cells), split(a.halo_rows),
+                                           split(a.kvec))
+            for opt, bt, bs, sl, mb, pf, cl, hr, kv in combos:
+                if (hr != "0" or kv != "1") and d == 2:
+                    continue  # an5dc --halo-rows and --kvec are for 3D stencils
                 if scheme != "naive":
                     todo.append(n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb,
-                                        pf, cl, hr))
+                                        pf, cl, hr, kv))
                     continue
                 cfg = f"{name}.{prec}.naive"
                 cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
@@ -145,7 +146,7 @@ def generate(a):
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme=scheme, opt=opt, bT=bt, bS=bs, hSN=sl,
                                        min_blocks=mb, prefetch=pf, cells=cl,
-                                       halo_rows=hr)))
+                                       halo_rows=hr, kvec="1")))
     if a.model_top:
         todo += model_jobs(a, an5dc)
     if (a.tuned or a.defaults) and "naive" in split(a.scheme):
@@ -159,7 +160,7 @@ def generate(a):
                 todo.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                        scheme="naive", opt="na", bT="1", bS="na",
                                        hSN="na", min_blocks="0", prefetch="na",
-                                       cells="1", halo_rows="0")))
+                                       cells="1", halo_rows="0", kvec="1")))
     def run_an5dc(job):
         cmd, row = job
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -190,6 +191,14 @@ def cells_suffix(cells):
 def halo_of(row):
     """A row's --halo-rows (1) or not (0); rows written before it have none."""
     return row.get("halo_rows") or "0"
+
+def kvec_of(row):
+    """A row's vector cells (an5dc --kvec); rows written before it have none."""
+    return row.get("kvec") or "1"
+
+def kvec_suffix(kvec):
+    """The config-name part of --kvec: none without vector cells."""
+    return "" if kvec in ("", "1") else f".v{kvec}"
 
 def halo_suffix(halo):
     """The config-name part of --halo-rows."""
@@ -238,7 +247,8 @@ def default_jobs(a, an5dc):
             jobs.append((cmd, dict(config=cfg, stencil=name, precision=prec,
                                    scheme="n5d", opt="default", bT=r["bT"],
                                    bS=r["bS"], hSN=r["hSN"], min_blocks="0",
-                                   prefetch="2", cells=cl, halo_rows=hr)))
+                                   prefetch="2", cells=cl, halo_rows=hr,
+                                kvec=kvec_of(r))))
     return jobs
 
 def tuned_jobs(a, an5dc):
@@ -253,14 +263,14 @@ def tuned_jobs(a, an5dc):
                 continue
             jobs.append(n5d_job(a, an5dc, r["stencil"], r["precision"], r["opt"],
                                 r["bT"], r["bS"], r["hSN"], r["min_blocks"],
-                                a.prefetch, cells_of(r), halo_of(r)))
+                                a.prefetch, cells_of(r), halo_of(r), kvec_of(r)))
     return jobs
 
-def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr):
+def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr, kv="1"):
     """The (an5dc command, configs.csv row) of one N.5D configuration with
     explicit parameters; its file is DIR/<config>.cu, named by them."""
     cfg = (f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
-           + cells_suffix(cl) + halo_suffix(hr))
+           + cells_suffix(cl) + halo_suffix(hr) + kvec_suffix(kv))
     cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
            os.path.join(a.out, cfg + ".cu"), "--opt=" + opt, "-bT", bt,
            "-bS", bs.replace("x", ","), "--sl", sl, "--prefetch", pf]
@@ -270,11 +280,13 @@ def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr):
         cmd += ["--cells", cl]
     if hr != "0":
         cmd += ["--halo-rows"]
+    if kv != "1":
+        cmd += ["--kvec", kv]
     if prec == "double":
         cmd += ["--", "-DUSE_DOUBLE"]
     return cmd, dict(config=cfg, stencil=name, precision=prec, scheme="n5d",
                      opt=opt, bT=bt, bS=bs, hSN=sl, min_blocks=mb, prefetch=pf,
-                     cells=cl, halo_rows=hr)
+                     cells=cl, halo_rows=hr, kvec=kv)
 
 # --- measure ---------------------------------------------------------------
 
@@ -313,15 +325,15 @@ def measure(a):
     with open(os.path.join(a.dir, "configs.csv")) as f:
         configs = list(csv.DictReader(f))
     fields = ["stencil", "precision", "scheme", "opt", "bT", "bS", "hSN", "cells",
-              "halo_rows", "min_blocks", "prefetch", "maxrreg",
+              "halo_rows", "kvec", "min_blocks", "prefetch", "maxrreg",
               "registers", "spills", "check", "ms", "GFLOP/s", "GCells/s",
               "roofline_GFLOP/s", "fraction_of_roofline", "config"]
     done = set()
     if a.resume and os.path.exists(a.csv):
         with open(a.csv) as f:
             done = {(r["stencil"], r["precision"], r["scheme"], r["opt"], r["bT"],
-                     r["bS"], r["hSN"], cells_of(r), halo_of(r), r["min_blocks"],
-                     r["prefetch"], r["maxrreg"])
+                     r["bS"], r["hSN"], cells_of(r), halo_of(r), kvec_of(r),
+                     r["min_blocks"], r["prefetch"], r["maxrreg"])
                     for r in csv.DictReader(f)}
     new = not (a.resume and os.path.exists(a.csv))
     out = open(a.csv, "a" if not new else "w", newline="")
@@ -336,8 +348,8 @@ def measure(a):
             continue
         for rr in [int(x) for x in split(a.maxrreg)]:
             key = (c["stencil"], c["precision"], c["scheme"], c["opt"], c["bT"],
-                   c["bS"], c["hSN"], cells_of(c), halo_of(c), c["min_blocks"],
-                   c["prefetch"], str(rr))
+                   c["bS"], c["hSN"], cells_of(c), halo_of(c), kvec_of(c),
+                   c["min_blocks"], c["prefetch"], str(rr))
             if key not in done:
                 jobs.append((c, rr))
     def build_job(job):
@@ -356,7 +368,8 @@ def measure(a):
         name, d = c["stencil"], dims_of(c["stencil"])
         row = dict(stencil=name, precision=c["precision"], scheme=c["scheme"],
                    opt=c["opt"], bT=c["bT"], bS=c["bS"], hSN=c["hSN"],
-                   cells=cells_of(c), halo_rows=halo_of(c), min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
+                   cells=cells_of(c), halo_rows=halo_of(c), kvec=kvec_of(c),
+                   min_blocks=c["min_blocks"], prefetch=c["prefetch"], maxrreg=rr,
                    registers=regs, spills=spills, config=c["config"])
         if not ok:
             row["check"] = "build-failed"
@@ -437,7 +450,8 @@ def ncu_command(a, c, exe):
     that a launch of degree bT runs."""
     bt = degree_of(c)
     d = dims_of(c["stencil"])
-    kernel = "regex:^an5d_kernel_" + ("naive$" if c["scheme"] == "naive" else f"deg{bt}$")
+    kernel = "regex:^an5d_kernel_" + ("naive$" if c["scheme"] == "naive" else
+                                      "vec$" if kvec_of(c) != "1" else f"deg{bt}$")
     return [a.ncu, "--clock-control", "none", "--print-details", "all",
            "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
            "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
@@ -549,9 +563,9 @@ def table(a):
     best = best_rows(a.csv)
     for prec in sorted({k[1] for k in best}):
         print(f"\n{prec}\n")
-        print("| stencil | opt | bT | bS | hSN | cells | halo rows | min blocks | registers | spills | "
+        print("| stencil | opt | bT | bS | hSN | cells | halo rows | vector | min blocks | registers | spills | "
               "GFLOP/s | fraction of roofline | naive GFLOP/s | speedup |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         n5d, speed = [], []
         for name in sorted({k[0] for k in best if k[1] == prec}):
             r, nv = best.get((name, prec, "n5d")), best.get((name, prec, "naive"))
@@ -561,9 +575,9 @@ def table(a):
             if g and ng:
                 speed.append(g / ng)
             cols = [r.get(k, "1") for k in ("opt", "bT", "bS", "hSN", "cells")
-                    ] + [halo_of(r)] + [r.get(k, "1") for k in (
+                    ] + [halo_of(r), kvec_of(r)] + [r.get(k, "1") for k in (
                         "min_blocks", "registers", "spills", "GFLOP/s",
-                        "fraction_of_roofline")] if r else [""] * 11
+                        "fraction_of_roofline")] if r else [""] * 12
             print(f"| {name} | " + " | ".join(cols) +
                   f" | {ng:.0f} | " + (f"{g / ng:.2f}x |" if g and ng else " |"))
         print(f"\ngeomean {prec}: N.5D {geomean(n5d):.0f} GFLOP/s, "
@@ -584,7 +598,7 @@ def model_report(a):
             if (r["scheme"] != "n5d" or r["opt"] != "auto" or not r.get("GFLOP/s")
                     or r["min_blocks"] != "0" or r["maxrreg"] != "0"
                     or r["prefetch"] != "2" or cells_of(r) != "1"
-                    or halo_of(r) != "0"):
+                    or halo_of(r) != "0" or kvec_of(r) != "1"):
                 continue
             if split(a.precisions) and r["precision"] not in split(a.precisions):
                 continue
@@ -673,6 +687,10 @@ def main():
                        help="3D: 1 copies level 0's halo rows along Y instead "
                             "of computing them (an5dc --halo-rows); a sweep "
                             "list of 0 and 1")
+        g.add_argument("--kvec", default="1",
+                       help="3D star stencils at bT 1: vector cells along "
+                            "the innermost dimension (an5dc --kvec), a "
+                            "sweep list")
         g.add_argument("--model-top", type=int, default=0,
                        help="also generate the model's top K configurations "
                             "per stencil and precision (an5dc --model-csv)")

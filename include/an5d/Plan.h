@@ -62,6 +62,9 @@ struct PlanOptions {
   /// 3D: level 0's rows just outside the block along j are copied by a few
   /// threads instead of computed by halo threads (--halo-rows).
   bool HaloRows = false;
+  /// Adjacent cells each thread computes along the innermost dimension,
+  /// loaded and stored as one vector (--kvec; Plan::VecK); 1: off.
+  int64_t VecK = 1;
 };
 
 /// One kernel: advances Degree time steps per launch.
@@ -104,6 +107,21 @@ struct Plan {
   /// reach * (degree - 1) narrower than the block, not reach * degree.
   bool HaloRows = false;
   int64_t StreamBlock = 128;
+  /// Vector cells (--kvec, 3D star stencils at bT 1): each thread computes
+  /// VecK adjacent cells along k (one 8- or 16-byte vector) in each of its
+  /// Cells rows along j. Level 0 arrives by vector copies into a ring of
+  /// VecPlanes shared planes of VecRows x BS[1] vectors, read in place:
+  /// the in-plane neighbours of VecK cells are a few vector loads, the
+  /// rows above and below come from a register ring. 1: the scalar
+  /// kernels above.
+  int64_t VecK = 1;
+  /// Vector cells: shared planes in flight or in use (Prefetch + hi_0 + 2,
+  /// so a plane's copy never lands while a thread may still read it).
+  int64_t VecPlanes = 0;
+  /// Vector cells: rows of a shared plane along j (BS[0] * Cells + lo_1 +
+  /// hi_1) and halo vectors per row along k, before and after the stored
+  /// ones (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
+  int64_t VecRows = 0, VecHaloLo = 0, VecHaloHi = 0;
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;
   /// Rows of one level kept in registers: lo_0 + hi_0 + 1.
@@ -138,6 +156,7 @@ struct Plan {
   /// dimension (adjacent cells there would break coalescing and conflict in
   /// shared-memory banks).
   bool adjacentCells() const { return Dims == 3 && Cells > 1; }
+  bool vectorCells() const { return VecK > 1; }
   /// Shared-memory reads are plain loads nvcc may merge or vectorize:
   /// --sm-vec, or adjacent cells (their shared reads then load once).
   bool plainSharedLoads() const { return SmVec || adjacentCells(); }
@@ -180,6 +199,9 @@ constexpr int64_t DefaultSharedBytes = 48 * 1024;
 /// Most rows level 0 may be read ahead.
 constexpr int64_t MaxPrefetch = 8;
 
+/// Bytes of the vectors of --kvec: cp.async copies 4, 8 or 16 bytes.
+constexpr int64_t MaxVectorBytes = 16;
+
 /// Most cells per thread (--cells).
 constexpr int64_t MaxCells = 8;
 
@@ -191,10 +213,11 @@ constexpr int64_t MaxThreadsPerSM = 2048;
 std::string userBlockSizes(const std::vector<int64_t> &BS,
                            const char *Sep = ",");
 
-/// "bT 4, bS 32,8, hSN 64[, cells 2][, halo rows]": the parameters a
+/// "bT 4, bS 32,8, hSN 64[, cells 2][, halo rows][, vector 4]": the parameters a
 /// configuration is known by (--model, autotune candidates, --dump=model).
 std::string parametersLabel(int64_t BT, const std::vector<int64_t> &BS,
-                            int64_t StreamBlock, int64_t Cells, bool HaloRows);
+                            int64_t StreamBlock, int64_t Cells, bool HaloRows,
+                            int64_t VecK = 1);
 
 /// Naive scheme: threads per block along each dimension, array order.
 std::vector<int64_t> naiveBlock(unsigned Dims);

@@ -291,8 +291,9 @@ void Emitter::preludeCommon() {
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
         "kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
-  if (std::any_of(Plans.begin(), Plans.end(),
-                  [](const Plan &Q) { return Q.AheadSlots > 0; }))
+  if (std::any_of(Plans.begin(), Plans.end(), [](const Plan &Q) {
+        return Q.AheadSlots > 0 || Q.vectorCells();
+      }))
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
@@ -677,7 +678,11 @@ void Emitter::stepsFunction() {
   W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
          stepsParams() + ")");
   W.open("");
-  if (P.SharedBytes > DefaultSharedBytes) {
+  if (P.SharedBytes > DefaultSharedBytes && P.vectorCells()) {
+    W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+    W.line("AN5D_CHECK(cudaFuncSetAttribute(an5d_kernel_vec, "
+           "cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+  } else if (P.SharedBytes > DefaultSharedBytes) {
     W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
     for (const KernelPlan &K : P.Kernels)
       for (bool Edge : {false, true})
@@ -686,7 +691,7 @@ void Emitter::stepsFunction() {
                ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
                "AN5D_SM_BYTES));");
   }
-  if (P.Run == Scheme::N5D)
+  if (!oneStepLaunches())
     launchSchedule();
   std::string Step = plus("step", P.WriteShift - 1);
   if (Step != "step")
@@ -695,13 +700,14 @@ void Emitter::stepsFunction() {
   W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
          str(P.WriteShift) + " (the write plane is (t + w) % 2);");
   W.line("// the first launch reads its interior from there.");
-  W.line(std::string(P.Run == Scheme::Naive ? "const " : "") +
+  W.line(std::string(oneStepLaunches() ? "const " : "") +
          "long step = t_first;");
   W.line("int in_plane = " + Logical + ";");
   std::string Args = gridArgs() + scalarArgs();
-  if (P.Run == Scheme::Naive) {
+  if (oneStepLaunches()) {
     W.open("for (long launch = 0; launch < steps; ++launch)");
-    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
+    W.line(std::string(P.vectorCells() ? "an5d_launch_vec" : "an5d_launch_naive") +
+           "(grid, in_plane" + Args + ");");
     W.line("in_plane ^= 1;");
     W.close();
     W.line("return steps;");
@@ -1031,7 +1037,8 @@ void Emitter::minBlocksDefine() {
 
 /// A candidate's parameters as --model labels them.
 static std::string planLabel(const Plan &P) {
-  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows);
+  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows,
+                         P.VecK);
 }
 
 void Emitter::candidateList() {
@@ -1068,10 +1075,16 @@ void Emitter::n5dDeviceCode() {
 
 void Emitter::candidateSection(size_t Index) {
   W.line("// ---- candidate " + str(Index) + ": " + planLabel(P) + " ----");
-  parameters();
+  if (P.vectorCells())
+    vecParameters();
+  else
+    parameters();
   W.line("namespace an5d_config_" + str(Index) + " {");
   W.line("");
-  n5dDeviceCode();
+  if (P.vectorCells())
+    vecDeviceCode();
+  else
+    n5dDeviceCode();
   W.line("} // namespace an5d_config_" + str(Index));
   for (const std::string &M : ParamMacros)
     W.raw("#undef " + M);
@@ -1087,6 +1100,7 @@ void Emitter::tuner() {
     Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" +
                  userBlockSizes(C.BS) + "/" + str(C.StreamBlock) +
                  (C.Cells > 1 ? "/c" + str(C.Cells) : "") +
+                 (C.vectorCells() ? "/v" + str(C.VecK) : "") +
                  (C.HaloRows ? "/h" : "");
   }
   // The file name goes into a C string that is also a printf format.
@@ -1310,6 +1324,12 @@ std::string Emitter::run() {
     naiveKernel();
     naiveLaunchFunction();
     stepsFunction();
+  } else if (Plans.size() == 1 && P.vectorCells()) {
+    vecHeader();
+    preludeCommon();
+    vecParameters();
+    coefficientTable();
+    vecDeviceCode();
   } else if (Plans.size() == 1) {
     header();
     prelude();

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <string>
+#include <set>
 #include <vector>
 
 namespace an5d {
@@ -114,6 +115,30 @@ private:
   std::string kernelDescription() const;
   void naiveKernel();
   void naiveLaunchFunction();
+  // The vector-cell kernel (Plan::VecK, VecKernel.cpp).
+  void vecHeader();
+  void vecParameters();
+  /// Its device code, launch and steps functions.
+  void vecDeviceCode();
+  void vecUpdateFunction();
+  /// an5d_copy_row: one row of level 0 into a shared plane.
+  void vecCopyFunction();
+  void vecKernel();
+  /// Unrolled row Q of the kernel's streaming loop; Chunks: the vectors
+  /// along k, relative to the thread's, that in-plane reads reach.
+  void vecRow(int64_t Q, const std::set<int64_t> &Chunks);
+  /// The stores of the row computed in vecRow.
+  void vecStores(int64_t Q);
+  void vecLaunchFunction();
+  /// float4, float2 or double2.
+  std::string vecType() const;
+  /// The ring register of slot Slot and cell (row) Cell.
+  std::string ownName(int64_t Slot, int64_t Cell) const;
+  /// One launch per step (naive scheme or vector cells): an5d_steps calls
+  /// this launch function, no degree schedule.
+  bool oneStepLaunches() const {
+    return P.Run == Scheme::Naive || P.vectorCells();
+  }
   void launchFunction();
   void runFunction();
   void verifyHelpers();

@@ -32,11 +32,12 @@ std::string an5d::userBlockSizes(const std::vector<int64_t> &BS,
 
 std::string an5d::parametersLabel(int64_t BT, const std::vector<int64_t> &BS,
                                   int64_t StreamBlock, int64_t Cells,
-                                  bool HaloRows) {
+                                  bool HaloRows, int64_t VecK) {
   return "bT " + std::to_string(BT) + ", bS " + userBlockSizes(BS) +
          ", hSN " + std::to_string(StreamBlock) +
          (Cells > 1 ? ", cells " + std::to_string(Cells) : "") +
-         (HaloRows ? ", halo rows" : "");
+         (HaloRows ? ", halo rows" : "") +
+         (VecK > 1 ? ", vector " + std::to_string(VecK) : "");
 }
 
 const char *an5d::schemeName(Scheme S) {
@@ -193,6 +194,96 @@ static bool checkHaloRows(const Plan &P, bool Async, std::string &Error) {
   return true;
 }
 
+static int64_t ceilDiv(int64_t A, int64_t B) { return (A + B - 1) / B; }
+
+/// Plans the vector-cell kernel (--kvec, Plan::VecK) once the options
+/// common to every N.5D kernel are checked: 3D, star, one step per launch.
+static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
+                        const PlanOptions &Opts, Plan &P, std::string &Error) {
+  std::string V = "--kvec " + std::to_string(Opts.VecK);
+  int64_t Bytes = Opts.VecK * elemTypeBytes(P.Elem);
+  if (P.Dims != 3) {
+    Error = V + " applies to 3D stencils; in 2D the cells of a thread lie "
+                "bS apart along the contiguous dimension (--cells)";
+    return false;
+  }
+  if (Bytes != 8 && Bytes != MaxVectorBytes) {
+    Error = V + ": " + std::to_string(Opts.VecK) + " " +
+            elemTypeName(P.Elem) + " cells make " + std::to_string(Bytes) +
+            " bytes; a vector of cells is 8 or 16 bytes (--kvec 2 or 4 for "
+            "float, 2 for double)";
+    return false;
+  }
+  if (Opts.Kernel != KernelKind::Auto && Opts.Kernel != KernelKind::Star) {
+    Error = V + " is a star kernel (rows above and below from registers); "
+                "drop --opt=" + std::string(kernelKindName(Opts.Kernel)) +
+            " or --kvec";
+    return false;
+  }
+  clang::SourceRange Ignored;
+  std::string Why = kernelRefusal(S, A, KernelKind::Star, Ignored);
+  if (!Why.empty()) {
+    Error = V + " needs the star kernel: " + Why;
+    return false;
+  }
+  P.Kernel = KernelKind::Star;
+  if (P.BT != 1) {
+    Error = V + " computes one time step per launch; use -bT 1 (or drop "
+                "--kvec for temporal blocking)";
+    return false;
+  }
+  if (P.HaloRows) {
+    Error = V + " copies every row of level 0, the halo rows included; "
+                "drop --halo-rows";
+    return false;
+  }
+  P.VecK = Opts.VecK;
+  P.VecHaloLo = ceilDiv(P.Lo[2], P.VecK);
+  P.VecHaloHi = ceilDiv(P.Hi[2], P.VecK);
+  int64_t Halo = P.VecHaloLo + P.VecHaloHi;
+  if (P.BS[0] < 1 || P.BS[1] <= Halo) {
+    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + ": a block needs "
+            "more than " + std::to_string(Halo) + " threads along X (the "
+            "vectors of its halo along k) and at least one along Y";
+    return false;
+  }
+  P.Threads = P.BS[0] * P.BS[1];
+  if (P.Threads > 1024) {
+    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
+            std::to_string(P.Threads) +
+            " threads; CUDA allows at most 1024 threads per block, use a "
+            "smaller -bS";
+    return false;
+  }
+  if (!setMinBlocks(Opts, "--min-blocks or -bS", P, Error))
+    return false;
+  // Unless the user says otherwise, let each thread have 128 registers:
+  // the register ring holds ring x cells x VecK values.
+  if (!P.MinBlocks)
+    P.MinBlocks = std::max<int64_t>(1, 65536 / (128 * P.Threads));
+  P.Ring = P.Lo[0] + P.Hi[0] + 1;
+  P.SharedRows = {0};
+  P.VecPlanes = P.Prefetch + P.Hi[0] + 2;
+  P.VecRows = P.span(0) + P.Lo[1] + P.Hi[1];
+  P.SharedExtent = {P.VecRows, P.BS[1] * P.VecK};
+  P.SharedPlaneCells = P.VecRows * P.BS[1] * P.VecK;
+  P.SharedBytes = P.VecPlanes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
+  if (P.SharedBytes > MaxSharedBytes) {
+    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
+            std::to_string(P.SharedBytes) + " bytes of shared memory per "
+            "block (" + std::to_string(P.VecPlanes) + " planes of " +
+            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) +
+            "); the limit is " + std::to_string(MaxSharedBytes) +
+            " bytes (227 KiB), use a smaller -bS, --cells or --prefetch";
+    return false;
+  }
+  KernelPlan K;
+  K.Tile = {P.span(0), (P.BS[1] - Halo) * P.VecK};
+  K.Unroll = P.Ring;
+  P.Kernels = {K};
+  return true;
+}
+
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
                     const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
@@ -262,6 +353,14 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   }
   P.Cells = Opts.Cells;
   P.HaloRows = Opts.HaloRows;
+  if (Opts.VecK < 1 || Opts.VecK * elemTypeBytes(P.Elem) > MaxVectorBytes) {
+    Error = "--kvec " + std::to_string(Opts.VecK) + " is out of range; " +
+            "a vector of cells is at most 16 bytes (--kvec 4 for float, 2 "
+            "for double; 1: off)";
+    return false;
+  }
+  if (Opts.VecK > 1)
+    return makeVecPlan(S, A, Opts, P, Error);
   if (P.HaloRows && P.Dims != 3) {
     Error = "--halo-rows applies to 3D stencils; a 2D block's halo threads "
             "lie along the contiguous dimension, where copies of halo "
@@ -423,6 +522,17 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   for (unsigned D = 0; D < Dims; ++D)
     OS << " [-" << Lo[D] << ", +" << Hi[D] << "]";
   OS << "\n  register ring: " << Ring << " rows per level\n";
+  if (vectorCells()) {
+    OS << "  vector cells: " << VecK << " adjacent along dimension 2 per "
+       << "thread and row (" << VecK * elemTypeBytes(Elem) << " bytes), "
+       << VecHaloLo << " + " << VecHaloHi << " halo vectors per row\n";
+    OS << "  shared planes: " << VecPlanes << " of " << joinX(SharedExtent)
+       << ", " << SharedBytes << " bytes\n";
+    for (const KernelPlan &K : Kernels)
+      OS << "  degree " << K.Degree << ": tile " << joinX(K.Tile) << " x "
+         << StreamBlock << " rows, unrolled by " << K.Unroll << " rows\n";
+    return;
+  }
   OS << "  shared rows: " << SharedRows.size() << " (streaming offsets:";
   for (int64_t R : SharedRows)
     OS << " " << R;

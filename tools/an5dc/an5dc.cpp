@@ -69,6 +69,14 @@ cl::opt<bool> HaloRowsOpt(
              "threads)"),
     cl::init(false), cl::cat(Category));
 
+cl::opt<int> VecOpt(
+    "kvec",
+    cl::desc("3D star stencils at -bT 1: adjacent cells each thread "
+             "computes along the innermost dimension, copied, read and "
+             "stored as one vector (4 for float, 2 for double; default 1, "
+             "off)"),
+    cl::value_desc("N"), cl::init(1), cl::cat(Category));
+
 cl::opt<Scheme> SchemeOpt(
     "scheme", cl::desc("How the time loop runs on the GPU"),
     cl::values(clEnumValN(Scheme::N5D, "n5d",
@@ -359,7 +367,10 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
                (CellsOpt.getNumOccurrences()
                     ? " --cells " + std::to_string(PO.Cells)
                     : std::string()) +
-               (PO.HaloRows ? " --halo-rows" : "") + ")";
+               (PO.HaloRows ? " --halo-rows" : "") +
+               (PO.VecK > 1 ? " --kvec " + std::to_string(PO.VecK)
+                            : std::string()) +
+               ")";
     Predictions.push_back(predict(S, A, P, Size, *Dev));
   }
   Plans.push_back(P);
@@ -556,6 +567,7 @@ int runPipeline(const FrontendOptions &Opts) {
     const std::pair<const cl::Option *, const char *> NotNaive[] = {
         {&BlockT, "-bT"}, {&BlockS, "-bS"}, {&StreamLength, "--sl"},
         {&CellsOpt, "--cells"}, {&HaloRowsOpt, "--halo-rows"},
+        {&VecOpt, "--kvec"},
         {&OptKernel, "--opt"}, {&SmVec, "--sm-vec"},
         {&Prefetch, "--prefetch"}, {&AsyncPrefetch, "--async-prefetch"}};
     for (const auto &[O, Name] : NotNaive)
@@ -574,6 +586,7 @@ int runPipeline(const FrontendOptions &Opts) {
   PO.StreamBlock = StreamLength;
   PO.Cells = CellsOpt;
   PO.HaloRows = HaloRowsOpt;
+  PO.VecK = VecOpt;
   if (!BlockS.empty() && !parseBlockSizes(BlockS, PO.BS)) {
     llvm::errs() << "an5dc: error: -bS '" << BlockS
                  << "' is not a size or a pair of sizes, e.g. -bS 64 or "
