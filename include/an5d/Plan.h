@@ -227,6 +227,12 @@ std::vector<int64_t> naiveBlock(unsigned Dims);
 std::string kernelRefusal(const Stencil &S, const StencilAnalysis &A,
                           KernelKind Kind, clang::SourceRange &Where);
 
+/// Why --kvec VecK cannot run this 3D stencil ("" when it can, or when
+/// VecK is 1 or the stencil is not 3D: makePlan says why then), and the
+/// source range of the diagonal read that prevents it.
+std::string vectorRefusal(const Stencil &S, const StencilAnalysis &A,
+                          int64_t VecK, clang::SourceRange &Where);
+
 /// The kernel --opt=auto picks: star for diagonal-access-free stencils,
 /// assoc for other associative ones, else the general kernel.
 KernelKind autoKernel(const StencilAnalysis &A);

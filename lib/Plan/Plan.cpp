@@ -92,22 +92,31 @@ static std::string alternatives(const StencilAnalysis &A, KernelKind Refused) {
   return Out;
 }
 
+/// The first read at another row and another column (a diagonal access
+/// across the streaming dimension), or -1 when there is none.
+static int64_t diagonalRead(const StencilAnalysis &A) {
+  for (size_t R = 0; R < A.ReadOffsets.size(); ++R) {
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    bool Other = false;
+    for (size_t D = 1; D < O.size(); ++D)
+      Other = Other || O[D] != 0;
+    if (O[0] != 0 && Other)
+      return int64_t(R);
+  }
+  return -1;
+}
+
+static const char *const DiagonalFreeText =
+    "a diagonal-access-free stencil (rows above and below the cell read "
+    "only in its own column), but this read is at offset ";
+
 std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
                                 KernelKind Kind, clang::SourceRange &Where) {
-  if (Kind == KernelKind::Star && !A.DiagonalFree) {
-    for (size_t R = 0; R < A.ReadOffsets.size(); ++R) {
-      const std::vector<int64_t> &O = A.ReadOffsets[R];
-      bool Other = false;
-      for (size_t D = 1; D < O.size(); ++D)
-        Other = Other || O[D] != 0;
-      if (O[0] != 0 && Other) {
-        Where = S.Reads[R].Range;
-        return "--opt=star needs a diagonal-access-free stencil (rows above "
-               "and below the cell read only in its own column), but this "
-               "read is at offset " + offsetText(O) +
-               alternatives(A, Kind);
-      }
-    }
+  int64_t Diagonal = diagonalRead(A);
+  if (Kind == KernelKind::Star && !A.DiagonalFree && Diagonal >= 0) {
+    Where = S.Reads[Diagonal].Range;
+    return std::string("--opt=star needs ") + DiagonalFreeText +
+           offsetText(A.ReadOffsets[Diagonal]) + alternatives(A, Kind);
   }
   if (Kind == KernelKind::Assoc && !A.Associative) {
     std::vector<int64_t> Plane;
@@ -122,6 +131,16 @@ std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
            alternatives(A, Kind);
   }
   return "";
+}
+
+std::string an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A,
+                                int64_t VecK, clang::SourceRange &Where) {
+  int64_t Diagonal = diagonalRead(A);
+  if (VecK <= 1 || S.numSpaceDims() != 3 || Diagonal < 0)
+    return "";
+  Where = S.Reads[Diagonal].Range;
+  return "--kvec " + std::to_string(VecK) + " needs " + DiagonalFreeText +
+         offsetText(A.ReadOffsets[Diagonal]) + "; drop --kvec";
 }
 
 /// Sets P.MinBlocks; false with Error when that many blocks of P.Threads
@@ -221,11 +240,9 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   clang::SourceRange Ignored;
-  std::string Why = kernelRefusal(S, A, KernelKind::Star, Ignored);
-  if (!Why.empty()) {
-    Error = V + " needs the star kernel: " + Why;
+  Error = vectorRefusal(S, A, Opts.VecK, Ignored);
+  if (!Error.empty())
     return false;
-  }
   P.Kernel = KernelKind::Star;
   if (P.BT != 1) {
     Error = V + " computes one time step per launch; use -bT 1 (or drop "

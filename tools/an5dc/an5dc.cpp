@@ -582,6 +582,14 @@ int runPipeline(const FrontendOptions &Opts) {
       return 1;
     }
   }
+  if (PO.Run == Scheme::N5D && VecOpt > 1) {
+    clang::SourceRange Where;
+    std::string Why = vectorRefusal(*S, *A, VecOpt, Where);
+    if (!Why.empty()) {
+      D.error(Reject::KernelNotApplicable, Where, Why);
+      return 1;
+    }
+  }
   PO.BT = BlockT;
   PO.StreamBlock = StreamLength;
   PO.Cells = CellsOpt;
