@@ -92,7 +92,7 @@ void Emitter::vecParameters() {
                  "AN5D_THREADS",      "AN5D_CELLS",    "AN5D_VEC",
                  "AN5D_TILE_J",       "AN5D_TILE_K",   "AN5D_VEC_ROWS",
                  "AN5D_VEC_PLANE",    "AN5D_VEC_PLANES", "AN5D_PREFETCH",
-                 "AN5D_SM_BYTES",     "AN5D_MIN_BLOCKS"};
+                 "AN5D_SM_BYTES",     "AN5D_MIN_BLOCKS", "AN5D_COPIES"};
   const KernelPlan &K = P.Kernels.front();
   W.line("// Compile-time parameters.");
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
@@ -127,6 +127,10 @@ void Emitter::vecParameters() {
         str(P.Prefetch) + " + reach " + str(P.Hi[0]) +
         " + 2: no copy lands in a plane still read */");
   W.raw("#define AN5D_PREFETCH " + str(P.Prefetch));
+  W.raw("#define AN5D_COPIES " + str((P.VecRows * P.BS[1] + P.Threads - 1) /
+                                     P.Threads) +
+        " /* vectors a thread copies per plane: AN5D_VEC_PLANE / "
+        "AN5D_THREADS, rounded up */");
   W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
         " /* AN5D_VEC_PLANES * AN5D_VEC_PLANE * sizeof(" + vecType() +
         ") */");
@@ -164,37 +168,68 @@ void Emitter::vecUpdateFunction() {
 
 void Emitter::vecCopyFunction() {
   std::string V = vecType();
-  W.line("// Copies row `row` of level 0 (plane `in`) into one shared plane: "
-         "AN5D_VEC_ROWS rows along " + It[1]);
-  W.line("// from j_load, AN5D_BLOCK_X vectors each from k_load, as one group "
-         "of asynchronous copies.");
-  W.line("// A cell outside the array is copied from the nearest one inside: "
-         "only cells that are");
-  W.line("// never stored read it, and every copy stays a plain one. Rows "
-         "whose length is not a");
-  W.line("// multiple of AN5D_VEC (aligned == 0) are copied one cell at a "
-         "time.");
+  W.line("// This thread's copies of one row of level 0: vectors tid + n * "
+         "AN5D_THREADS of a shared");
+  W.line("// plane (n < AN5D_COPIES), read from offset row[n] + col[n] of "
+         "the row in the grid. They");
+  W.line("// are the same for every row, so they are computed once. A cell "
+         "outside the array is");
+  W.line("// copied from the nearest one inside: only cells that are never "
+         "stored read it, and");
+  W.line("// every copy stays a plain one.");
+  W.open("struct an5d_copies");
+  W.line("long row[AN5D_COPIES]; // the row along " + It[1] + ", times " +
+         Ext[2]);
+  W.line("int col[AN5D_COPIES]; // the first cell along " + It[2] +
+         " (clamped when aligned)");
+  W.close(";");
+  W.line("");
+  W.line("__device__ __forceinline__ an5d_copies an5d_copy_plan(int j_load, "
+         "int k_load, int aligned, int " + Ext[1] + ", int " + Ext[2] + ")");
+  W.open("");
+  W.line("an5d_copies c;");
+  W.line("#pragma unroll");
+  W.open("for (int n = 0; n < AN5D_COPIES; ++n)");
+  W.line("const int e = (int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x) + n * "
+         "AN5D_THREADS;");
+  W.line("c.row[n] = (long)min(max(j_load + e / AN5D_BLOCK_X, 0), " + Ext[1] +
+         " - 1) * " + Ext[2] + ";");
+  W.line("const int k = k_load + e % AN5D_BLOCK_X * AN5D_VEC;");
+  W.line("c.col[n] = aligned ? min(max(k, 0), " + Ext[2] +
+         " - AN5D_VEC) : k;");
+  W.close();
+  W.line("return c;");
+  W.close();
+  W.line("");
+  W.line("// Copies row `row` of level 0 (plane `in`) into one shared plane "
+         "as one group of");
+  W.line("// asynchronous copies. Rows whose length is not a multiple of "
+         "AN5D_VEC (aligned == 0) are");
+  W.line("// copied one cell at a time.");
   W.line("__device__ __forceinline__ void an5d_copy_row(" + V + " *dst, const " +
-         Elem + " *in, int row, int j_load, int k_load, int aligned, int " +
+         Elem + " *in, int row, const an5d_copies &c, int aligned, int " +
          Ext[0] + ", int " + Ext[1] + ", int " + Ext[2] + ")");
   W.open("");
-  W.line("const long row_base = (long)min(max(row, 0), " + Ext[0] + " - 1) * " +
-         Ext[1] + ";");
-  W.open("for (int e = (int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x); e < "
-         "AN5D_VEC_PLANE; e += AN5D_THREADS)");
-  W.line("const int j = min(max(j_load + e / AN5D_BLOCK_X, 0), " + Ext[1] +
-         " - 1);");
-  W.line("const int k = k_load + e % AN5D_BLOCK_X * AN5D_VEC;");
-  W.line("const " + Elem + " *src = in + (row_base + j) * " + Ext[2] + ";");
+  W.line("const " + Elem + " *src = in + (long)min(max(row, 0), " + Ext[0] +
+         " - 1) * " + Ext[1] + " * " + Ext[2] + ";");
+  W.line("#pragma unroll");
+  W.open("for (int n = 0; n < AN5D_COPIES; ++n)");
+  W.line("const int e = (int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x) + n * "
+         "AN5D_THREADS;");
+  W.line("if (AN5D_VEC_PLANE % AN5D_THREADS != 0 && e >= AN5D_VEC_PLANE)");
+  W.indent();
+  W.line("break;");
+  W.dedent();
   W.open("if (aligned)");
-  W.line("__pipeline_memcpy_async(&dst[e], src + min(max(k, 0), " + Ext[2] +
-         " - AN5D_VEC), sizeof(" + V + "));");
+  W.line("__pipeline_memcpy_async(&dst[e], src + c.row[n] + c.col[n], sizeof(" +
+         V + "));");
   W.close("");
   W.open("else");
   W.line("for (int v = 0; v < AN5D_VEC; ++v)");
   W.indent();
-  W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, src + "
-         "min(max(k + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem + "));");
+  W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, src + c.row[n] "
+         "+ min(max(c.col[n] + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem +
+         "));");
   W.dedent();
   W.close();
   W.close();
@@ -293,8 +328,10 @@ void Emitter::vecKernel() {
   W.line("int " + It[0] + " = " + plus("row_first", -P.Lo[0]) +
          "; // the row whose copy is awaited next");
   W.line("int plane_in = 0; // its shared plane");
-  std::string CopyArgs = ", j_load, k_load, aligned, " + Ext[0] + ", " +
-                         Ext[1] + ", " + Ext[2] + ");";
+  W.line("const an5d_copies copies = an5d_copy_plan(j_load, k_load, aligned, " +
+         Ext[1] + ", " + Ext[2] + ");");
+  std::string CopyArgs = ", copies, aligned, " + Ext[0] + ", " + Ext[1] +
+                         ", " + Ext[2] + ");";
   W.line("// own_S[_cC]: the thread's vector of row C of the row in ring "
          "slot S (row - first row) mod " + str(Ring) + ".");
   for (int64_t Slot = 0; Slot < Ring; ++Slot) {
@@ -330,8 +367,8 @@ void Emitter::vecRow(int64_t Q, const std::set<int64_t> &Chunks) {
   W.line("break;");
   W.dedent();
   W.line("an5d_copy_row(smem + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
-         "AN5D_VEC_PLANE, in, " + I + " + AN5D_PREFETCH, j_load, k_load, "
-         "aligned, " + Ext[0] + ", " + Ext[1] + ", " + Ext[2] + ");");
+         "AN5D_VEC_PLANE, in, " + I + " + AN5D_PREFETCH, copies, aligned, " +
+         Ext[0] + ", " + Ext[1] + ", " + Ext[2] + ");");
   W.line("__pipeline_wait_prior(AN5D_PREFETCH); // row " + I + " has landed");
   W.line("__syncthreads();");
   W.line("const " + vecType() + " *const plane_" + str(Q) +
