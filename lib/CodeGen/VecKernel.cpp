@@ -168,46 +168,21 @@ void Emitter::vecUpdateFunction() {
 
 void Emitter::vecCopyFunction() {
   std::string V = vecType();
-  W.line("// This thread's copies of one row of level 0: vectors tid + n * "
-         "AN5D_THREADS of a shared");
-  W.line("// plane (n < AN5D_COPIES), read from offset row[n] + col[n] of "
-         "the row in the grid. They");
-  W.line("// are the same for every row, so they are computed once. A cell "
-         "outside the array is");
+  W.line("// Copies row `row` of level 0 (plane `in`) into one shared plane as "
+         "one group of asynchronous");
+  W.line("// copies: AN5D_VEC_ROWS rows along " + It[1] +
+         " from j_load, AN5D_BLOCK_X vectors each from k_load; this thread");
+  W.line("// copies vectors tid + n * AN5D_THREADS (n < AN5D_COPIES, unrolled: "
+         "their offsets are the same");
+  W.line("// for every row, and nvcc may keep them or compute them again). A "
+         "cell outside the array is");
   W.line("// copied from the nearest one inside: only cells that are never "
-         "stored read it, and");
-  W.line("// every copy stays a plain one.");
-  W.open("struct an5d_copies");
-  W.line("long row[AN5D_COPIES]; // the row along " + It[1] + ", times " +
-         Ext[2]);
-  W.line("int col[AN5D_COPIES]; // the first cell along " + It[2] +
-         " (clamped when aligned)");
-  W.close(";");
-  W.line("");
-  W.line("__device__ __forceinline__ an5d_copies an5d_copy_plan(int j_load, "
-         "int k_load, int aligned, int " + Ext[1] + ", int " + Ext[2] + ")");
-  W.open("");
-  W.line("an5d_copies c;");
-  W.line("#pragma unroll");
-  W.open("for (int n = 0; n < AN5D_COPIES; ++n)");
-  W.line("const int e = (int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x) + n * "
-         "AN5D_THREADS;");
-  W.line("c.row[n] = (long)min(max(j_load + e / AN5D_BLOCK_X, 0), " + Ext[1] +
-         " - 1) * " + Ext[2] + ";");
-  W.line("const int k = k_load + e % AN5D_BLOCK_X * AN5D_VEC;");
-  W.line("c.col[n] = aligned ? min(max(k, 0), " + Ext[2] +
-         " - AN5D_VEC) : k;");
-  W.close();
-  W.line("return c;");
-  W.close();
-  W.line("");
-  W.line("// Copies row `row` of level 0 (plane `in`) into one shared plane "
-         "as one group of");
-  W.line("// asynchronous copies. Rows whose length is not a multiple of "
-         "AN5D_VEC (aligned == 0) are");
-  W.line("// copied one cell at a time.");
+         "stored read it, and every");
+  W.line("// copy stays a plain one. Rows whose length is not a multiple of "
+         "AN5D_VEC (aligned == 0)");
+  W.line("// are copied one cell at a time.");
   W.line("__device__ __forceinline__ void an5d_copy_row(" + V + " *dst, const " +
-         Elem + " *in, int row, const an5d_copies &c, int aligned, int " +
+         Elem + " *in, int row, int j_load, int k_load, int aligned, int " +
          Ext[0] + ", int " + Ext[1] + ", int " + Ext[2] + ")");
   W.open("");
   W.line("const " + Elem + " *src = in + (long)min(max(row, 0), " + Ext[0] +
@@ -220,16 +195,18 @@ void Emitter::vecCopyFunction() {
   W.indent();
   W.line("break;");
   W.dedent();
+  W.line("const " + Elem + " *const line = src + (long)min(max(j_load + e / "
+         "AN5D_BLOCK_X, 0), " + Ext[1] + " - 1) * " + Ext[2] + ";");
+  W.line("const int k = k_load + e % AN5D_BLOCK_X * AN5D_VEC;");
   W.open("if (aligned)");
-  W.line("__pipeline_memcpy_async(&dst[e], src + c.row[n] + c.col[n], sizeof(" +
-         V + "));");
+  W.line("__pipeline_memcpy_async(&dst[e], line + min(max(k, 0), " + Ext[2] +
+         " - AN5D_VEC), sizeof(" + V + "));");
   W.close("");
   W.open("else");
   W.line("for (int v = 0; v < AN5D_VEC; ++v)");
   W.indent();
-  W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, src + c.row[n] "
-         "+ min(max(c.col[n] + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem +
-         "));");
+  W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, line + "
+         "min(max(k + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem + "));");
   W.dedent();
   W.close();
   W.close();
@@ -328,10 +305,8 @@ void Emitter::vecKernel() {
   W.line("int " + It[0] + " = " + plus("row_first", -P.Lo[0]) +
          "; // the row whose copy is awaited next");
   W.line("int plane_in = 0; // its shared plane");
-  W.line("const an5d_copies copies = an5d_copy_plan(j_load, k_load, aligned, " +
-         Ext[1] + ", " + Ext[2] + ");");
-  std::string CopyArgs = ", copies, aligned, " + Ext[0] + ", " + Ext[1] +
-                         ", " + Ext[2] + ");";
+  std::string CopyArgs = ", j_load, k_load, aligned, " + Ext[0] + ", " +
+                         Ext[1] + ", " + Ext[2] + ");";
   W.line("// own_S[_cC]: the thread's vector of row C of the row in ring "
          "slot S (row - first row) mod " + str(Ring) + ".");
   for (int64_t Slot = 0; Slot < Ring; ++Slot) {
@@ -367,8 +342,8 @@ void Emitter::vecRow(int64_t Q, const std::set<int64_t> &Chunks) {
   W.line("break;");
   W.dedent();
   W.line("an5d_copy_row(smem + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
-         "AN5D_VEC_PLANE, in, " + I + " + AN5D_PREFETCH, copies, aligned, " +
-         Ext[0] + ", " + Ext[1] + ", " + Ext[2] + ");");
+         "AN5D_VEC_PLANE, in, " + I + " + AN5D_PREFETCH, j_load, k_load, "
+         "aligned, " + Ext[0] + ", " + Ext[1] + ", " + Ext[2] + ");");
   W.line("__pipeline_wait_prior(AN5D_PREFETCH); // row " + I + " has landed");
   W.line("__syncthreads();");
   W.line("const " + vecType() + " *const plane_" + str(Q) +
