@@ -247,6 +247,51 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
   return Text;
 }
 
+/// The plan of --kvec: what the user gave, the rest from the shape that
+/// measured fastest for the 3D stars on an H200 (docs/performance.md): bT
+/// 1, -bS 32,8, --sl 64, --cells 2. The model does not rank vector-cell
+/// shapes yet, so --model and --autotune refuse them. False after
+/// reporting an error.
+bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
+                bool Listing, std::vector<Plan> &Plans) {
+  if (Listing || Autotune > 1) {
+    llvm::errs() << "an5dc: error: " << (Listing ? "--model" : "--autotune")
+                 << " does not rank vector-cell configurations yet; drop "
+                    "--kvec, or give its parameters\n";
+    return false;
+  }
+  std::string Defaults;
+  auto fill = [&](const cl::Option &O, const std::string &Text,
+                  const auto &Set) {
+    if (O.getNumOccurrences())
+      return;
+    Set();
+    Defaults += " " + Text;
+  };
+  fill(BlockT, "-bT 1", [&] { PO.BT = 1; });
+  fill(BlockS, "-bS 32,8", [&] { PO.BS = {32, 8}; });
+  fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
+  fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
+  Plan P;
+  std::string Error;
+  if (!makePlan(S, A, PO, P, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
+  }
+  std::string Given = "-bT " + std::to_string(PO.BT) + " -bS " +
+                      userBlockSizes(P.BS) + " --sl " +
+                      std::to_string(PO.StreamBlock) + " --cells " +
+                      std::to_string(PO.Cells) + " --kvec " +
+                      std::to_string(PO.VecK);
+  P.Origin = Defaults.empty()
+                 ? "given on the command line (" + Given + ")"
+                 : "--kvec " + std::to_string(PO.VecK) + " with" + Defaults +
+                       " (the vector-cell defaults; the model does not rank "
+                       "vector-cell shapes yet)";
+  Plans.push_back(P);
+  return true;
+}
+
 /// The plans to emit: the user's parameters when -bT, -bS and --sl are all
 /// given; otherwise the model's best for --gpu and --size among the
 /// configurations that keep what the user gave (its top K with
@@ -293,6 +338,8 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
                     "--scheme=naive\n";
     return false;
   }
+  if (PO.Run == Scheme::N5D && PO.VecK > 1)
+    return vectorPlan(S, A, PO, Listing, Plans);
   bool AllGiven = BlockT.getNumOccurrences() && BlockS.getNumOccurrences() &&
                   StreamLength.getNumOccurrences();
   if (PO.Run == Scheme::N5D && (Listing || Autotune > 1 || !AllGiven)) {
@@ -615,7 +662,10 @@ int runPipeline(const FrontendOptions &Opts) {
   if (Dump == DumpStage::Model) {
     if (Predictions.empty())
       llvm::errs() << "an5dc: error: --dump=model describes the N.5D scheme; "
-                      "the naive scheme has no model\n";
+                   << (PO.Run == Scheme::Naive
+                           ? "the naive scheme has no model"
+                           : "vector cells (--kvec) have no model yet")
+                   << "\n";
     for (const Prediction &R : Predictions)
       R.dump(llvm::outs());
     return Predictions.empty() ? 1 : 0;
