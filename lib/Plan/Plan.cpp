@@ -158,6 +158,19 @@ static bool setMinBlocks(const PlanOptions &Opts, const std::string &Fix,
   return false;
 }
 
+/// P.Threads fits a CUDA block and --min-blocks of them an SM; sets
+/// P.MinBlocks.
+static bool checkBlock(const PlanOptions &Opts, Plan &P, std::string &Error) {
+  if (P.Threads > 1024) {
+    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
+            std::to_string(P.Threads) +
+            " threads; CUDA allows at most 1024 threads per block, use a "
+            "smaller -bS";
+    return false;
+  }
+  return setMinBlocks(Opts, "--min-blocks or -bS", P, Error);
+}
+
 /// Plans the naive scheme: a fixed block, no temporal blocking.
 static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
                           std::string &Error) {
@@ -265,14 +278,7 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
     return false;
   }
   P.Threads = P.BS[0] * P.BS[1];
-  if (P.Threads > 1024) {
-    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
-            std::to_string(P.Threads) +
-            " threads; CUDA allows at most 1024 threads per block, use a "
-            "smaller -bS";
-    return false;
-  }
-  if (!setMinBlocks(Opts, "--min-blocks or -bS", P, Error))
+  if (!checkBlock(Opts, P, Error))
     return false;
   // Unless the user says otherwise, let each thread have 128 registers:
   // the register ring holds ring x cells x VecK values.
@@ -417,15 +423,7 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
     }
     P.Threads *= P.BS[D];
   }
-  if (P.Threads > 1024) {
-    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
-            std::to_string(P.Threads) +
-            " threads; CUDA allows at most 1024 threads per block, use a "
-            "smaller -bS";
-    return false;
-  }
-
-  if (!setMinBlocks(Opts, "--min-blocks or -bS", P, Error))
+  if (!checkBlock(Opts, P, Error))
     return false;
 
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
