@@ -110,7 +110,8 @@ struct Plan {
   /// Vector cells (--kvec, 3D star stencils at bT 1): each thread computes
   /// VecK adjacent cells along k (one 8- or 16-byte vector) in each of its
   /// Cells rows along j. Level 0 arrives by vector copies into a ring of
-  /// VecPlanes shared planes of VecRows x BS[1] vectors, read in place:
+  /// VecPlanes shared planes of SharedExtent[0] rows (BS[0] * Cells +
+  /// lo_1 + hi_1) x BS[1] vectors, read in place:
   /// the in-plane neighbours of VecK cells are a few vector loads, the
   /// rows above and below come from a register ring. 1: the scalar
   /// kernels above.
@@ -118,10 +119,9 @@ struct Plan {
   /// Vector cells: shared planes in flight or in use (Prefetch + hi_0 + 2,
   /// so a plane's copy never lands while a thread may still read it).
   int64_t VecPlanes = 0;
-  /// Vector cells: rows of a shared plane along j (BS[0] * Cells + lo_1 +
-  /// hi_1) and halo vectors per row along k, before and after the stored
-  /// ones (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
-  int64_t VecRows = 0, VecHaloLo = 0, VecHaloHi = 0;
+  /// Vector cells: halo vectors per row along k, before and after the
+  /// stored ones (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
+  int64_t VecHaloLo = 0, VecHaloHi = 0;
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;
   /// Rows of one level kept in registers: lo_0 + hi_0 + 1.

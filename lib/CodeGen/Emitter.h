@@ -103,10 +103,15 @@ private:
     return std::string(Edge ? "an5d_edge_kernel_deg" : "an5d_kernel_deg") +
            str(Degree);
   }
+  /// The N.5D plan's kernels: per degree the interior and edge tiles'
+  /// (kernelName), or an5d_kernel_vec for vector cells.
+  std::vector<std::string> kernelNames() const;
   /// struct an5d_tiles and the host helper that fills one dimension of it.
   void tileRanges();
   /// The streams and events of an5d_launch (an5d_streams).
   void streamsStruct();
+  /// "i [-1, +1] j [-2, +2]": the reach per dimension, for headers.
+  std::string reachText() const;
   void naiveHeader();
   void headerFooter();
   void naiveParameters();
@@ -126,9 +131,11 @@ private:
   void vecKernel();
   /// Unrolled row Q of the kernel's streaming loop; Chunks: the vectors
   /// along k, relative to the thread's, that in-plane reads reach.
-  void vecRow(int64_t Q, const std::set<int64_t> &Chunks);
+  void vecRow(int64_t Q);
   /// The stores of the row computed in vecRow.
-  void vecStores(int64_t Q);
+  void vecStores();
+  /// The call of an5d_copy_row that copies row Row into plane Dst.
+  std::string vecCopyCall(const std::string &Dst, const std::string &Row) const;
   void vecLaunchFunction();
   /// float4, float2 or double2.
   std::string vecType() const;

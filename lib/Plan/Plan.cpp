@@ -287,9 +287,8 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
   P.SharedRows = {0};
   P.VecPlanes = P.Prefetch + P.Hi[0] + 2;
-  P.VecRows = P.span(0) + P.Lo[1] + P.Hi[1];
-  P.SharedExtent = {P.VecRows, P.BS[1] * P.VecK};
-  P.SharedPlaneCells = P.VecRows * P.BS[1] * P.VecK;
+  P.SharedExtent = {P.span(0) + P.Lo[1] + P.Hi[1], P.BS[1] * P.VecK};
+  P.SharedPlaneCells = P.SharedExtent[0] * P.SharedExtent[1];
   P.SharedBytes = P.VecPlanes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
   if (P.SharedBytes > MaxSharedBytes) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
