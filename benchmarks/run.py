@@ -23,8 +23,9 @@ another (the files of DIR travel between them):
   run.py measure --dir DIR --csv OUT.csv [--size2d 16384] [--size3d 512]
                  [--steps 1000] [--repeat 5] [--maxrreg 0,64] [--check]
                  [--hardware benchmarks/devices.csv] [--device H200] [--resume]
-      on a machine with a GPU: builds every file with nvcc -O3 -arch=sm_90
-      (once per register limit, in parallel), checks it against the CPU
+      on a machine with a GPU: builds every file with the flags of its
+      header's build line (nvcc -O3 -arch=sm_90, with -Xptxas -O1 where
+      an5dc asks for it) (once per register limit, in parallel), checks it against the CPU
       reference on a small grid first (--check: -DAN5D_VERIFY, 200^2 or 40^3,
       23 steps), then runs it once with AN5D_TIMING=REPEAT: one warm-up and
       the mean of REPEAT runs of kernel time only, each from the same initial
@@ -299,8 +300,20 @@ def hardware(path, device):
                             fp64=float(r["fp64_gflops"]))
     raise SystemExit(f"{device} not in {path}")
 
+def build_flags(cu):
+    """The nvcc flags of the file's header line '// Build: nvcc <flags> FILE.cu'
+    (an5dc asks for -Xptxas -O1 where ptxas -O3 would spill coefficients)."""
+    with open(cu) as f:
+        for line in f:
+            m = re.match(r"// Build: nvcc (.*?) FILE\.cu", line)
+            if m:
+                return m.group(1).split()
+            if not line.startswith("//"):
+                break
+    return ["-O3", "-arch=sm_90"]
+
 def build(cu, exe, maxrreg, verify, nvcc="nvcc"):
-    cmd = [nvcc, "-O3", "-arch=sm_90", "-Xptxas", "-v", cu, "-o", exe]
+    cmd = [nvcc] + build_flags(cu) + ["-Xptxas", "-v", cu, "-o", exe]
     if maxrreg:
         cmd += ["-maxrregcount", str(maxrreg)]
     if verify:

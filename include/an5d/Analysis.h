@@ -55,6 +55,10 @@ struct StencilAnalysis {
   bool Jacobi = false;
   bool BoundsProven = false;
   std::vector<std::string> BoundsNotes;
+  /// Distinct literals the update computes with as doubles whose value no
+  /// SASS immediate holds (wideDoubleLiteral): each needs a register pair
+  /// wherever ptxas keeps it (Plan::PtxasOpt).
+  int64_t WideDoubleLiterals = 0;
 
   void dump(llvm::raw_ostream &OS) const;
 };
@@ -79,6 +83,13 @@ struct ConstantDivisor {
 std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
 /// Appends every qualifying divisor of E not yet in Out, innermost first.
 void collectConstantDivisors(const Expr &E, std::vector<ConstantDivisor> &Out);
+
+/// The value a floating literal has where C computes with it as a double
+/// (a float literal converted); nullopt when its spelling does not parse.
+std::optional<double> literalAsDouble(const Expr &Literal);
+/// True when no SASS immediate holds V: DFMA, DMUL and DADD carry only a
+/// double's upper 32 bits, so V's lower 32 bits must be zero.
+bool wideDoubleLiteral(double V);
 
 /// Entry point of stage 3: the analysis, or nullopt after reporting why the
 /// stencil cannot be handled.

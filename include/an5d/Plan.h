@@ -65,6 +65,9 @@ struct PlanOptions {
   /// Adjacent cells each thread computes along the innermost dimension,
   /// loaded and stored as one vector (--kvec; Plan::VecK); 1: off.
   int64_t VecK = 1;
+  /// ptxas optimization level the generated file asks to be built with
+  /// (--ptxas-opt); 0: auto (Plan::PtxasOpt).
+  int64_t PtxasOpt = 0;
 };
 
 /// One kernel: advances Degree time steps per launch.
@@ -147,6 +150,15 @@ struct Plan {
   /// How the parameters were chosen (the model's prediction, or the
   /// command line), for the generated file's header; "" for naive plans.
   std::string Origin;
+  /// ptxas optimization level of the build line (-Xptxas -O<n>; 3 is
+  /// nvcc's default). Auto picks 1 when the update's wide double literals
+  /// would fill more than 3/4 of the registers a thread may use: ptxas -O3
+  /// hoists each into a register pair out of the streaming loop and spills
+  /// (double box3d2r..4r on the H200: spill-free and 1.07x-1.23x faster at
+  /// -O1, other kernels 0.68x-1.02x; docs/performance.md).
+  int64_t PtxasOpt = 3;
+  /// Why PtxasOpt is not 3, for the header and the driver's note.
+  std::string PtxasReason;
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;
@@ -189,6 +201,8 @@ struct Plan {
     return HaloRows ? (Lo[1] + Hi[1]) * BS[1] : 0;
   }
   void dump(llvm::raw_ostream &OS) const;
+  /// dump() up to the build line's ptxas level.
+  void dumpShape(llvm::raw_ostream &OS) const;
 };
 
 /// Largest dynamic shared memory per block an5dc plans for (sm_90 opt-in).
@@ -236,6 +250,15 @@ std::string vectorRefusal(const Stencil &S, const StencilAnalysis &A,
 /// The kernel --opt=auto picks: star for diagonal-access-free stencils,
 /// assoc for other associative ones, else the general kernel.
 KernelKind autoKernel(const StencilAnalysis &A);
+
+/// Registers per thread ptxas may use in a kernel of P: those of an SM
+/// shared by the __launch_bounds__ blocks (P.Threads, P.MinBlocks or 1),
+/// at most 255.
+int64_t registerBudget(const Plan &P);
+
+/// The plan whose ptxas level one file of Plans (autotuned candidates
+/// share one build) asks for: the first with the lowest level.
+const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
 
 /// Entry point of stage 4: the plan, or an empty Error string with the
 /// plan filled. On failure returns false and sets Error to a message.

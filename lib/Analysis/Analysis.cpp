@@ -2,6 +2,9 @@
 #include "an5d/Analysis.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 
 using namespace an5d;
@@ -43,6 +46,24 @@ std::string cellIndex(const Stencil &S) {
 std::string planeText(const Stencil &S, int64_t Shift) {
   AffineExpr E = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
   return Shift == 0 ? S.Time.Iter + " % 2" : "(" + E.str() + ") % 2";
+}
+
+// --- Double coefficients -----------------------------------------------------
+
+/// Distinct literals (by spelling and type) S's update computes with as
+/// doubles that no SASS immediate holds.
+int64_t countWideDoubleLiterals(const Stencil &S) {
+  std::set<std::pair<std::string, ScalarType>> Wide;
+  ExprSpelling Spell;
+  Spell.ReadText.assign(S.Reads.size(), "");
+  Spell.DoubleLiteral = [&Wide](const Expr &Literal) {
+    std::optional<double> V = literalAsDouble(Literal);
+    if (V && wideDoubleLiteral(*V))
+      Wide.insert({Literal.Text, Literal.Type});
+    return std::string();
+  };
+  printExprAs(S.Update, Spell);
+  return static_cast<int64_t>(Wide.size());
 }
 
 class Analyzer {
@@ -298,6 +319,7 @@ std::optional<StencilAnalysis> Analyzer::run() {
     return std::nullopt;
   }
   classify();
+  A.WideDoubleLiterals = countWideDoubleLiterals(S);
   return A;
 }
 
@@ -345,6 +367,29 @@ bool collectTerms(const Expr *E, bool Negated,
 }
 
 } // namespace
+
+std::optional<double> an5d::literalAsDouble(const Expr &Literal) {
+  // A double literal has no suffix (with 'L' it is a long double).
+  std::string Text = Literal.Text;
+  if (Literal.Type == ScalarType::Float && !Text.empty() &&
+      (Text.back() == 'f' || Text.back() == 'F'))
+    Text.pop_back();
+  if (Text.empty())
+    return std::nullopt;
+  char *End = nullptr;
+  double V = Literal.Type == ScalarType::Float
+                 ? static_cast<double>(std::strtof(Text.c_str(), &End))
+                 : std::strtod(Text.c_str(), &End);
+  if (End != Text.c_str() + Text.size())
+    return std::nullopt;
+  return V;
+}
+
+bool an5d::wideDoubleLiteral(double V) {
+  uint64_t Bits;
+  std::memcpy(&Bits, &V, sizeof Bits);
+  return (Bits & 0xffffffffu) != 0;
+}
 
 void an5d::collectReads(const Expr &E, std::vector<unsigned> &Out) {
   if (E.K == Expr::Read)
@@ -420,4 +465,5 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
   OS << "  bounds: " << (BoundsProven ? "proven" : "not proven") << "\n";
   for (const std::string &N : BoundsNotes)
     OS << "    " << N << "\n";
+  OS << "  wide double literals: " << WideDoubleLiterals << "\n";
 }

@@ -10,41 +10,11 @@
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
 
-#include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
 
 using namespace an5d;
 
 namespace {
-
-/// The literal's value as C converts it to double; nullopt when its
-/// spelling does not parse (it then stays a literal).
-std::optional<double> doubleValue(const Expr &Literal) {
-  // A double literal has no suffix (with 'L' it is a long double).
-  std::string Text = Literal.Text;
-  if (Literal.Type == ScalarType::Float && !Text.empty() &&
-      (Text.back() == 'f' || Text.back() == 'F'))
-    Text.pop_back();
-  if (Text.empty())
-    return std::nullopt;
-  char *End = nullptr;
-  double V = Literal.Type == ScalarType::Float
-                 ? static_cast<double>(std::strtof(Text.c_str(), &End))
-                 : std::strtod(Text.c_str(), &End);
-  if (End != Text.c_str() + Text.size())
-    return std::nullopt;
-  return V;
-}
-
-/// True when the double's lower 32 bits are not all zero: no SASS
-/// immediate holds it.
-bool needsTable(double V) {
-  uint64_t Bits;
-  std::memcpy(&Bits, &V, sizeof Bits);
-  return (Bits & 0xffffffffu) != 0;
-}
 
 /// Entries of at most 32 KiB, half of the constant bank nvcc gives a
 /// module's __constant__ variables; later literals stay literals.
@@ -69,8 +39,8 @@ CoefficientTable an5d::collectCoefficients(const Stencil &S) {
   ExprSpelling Spell;
   Spell.ReadText.assign(S.Reads.size(), "");
   Spell.DoubleLiteral = [&T](const Expr &Literal) {
-    std::optional<double> V = doubleValue(Literal);
-    if (V && needsTable(*V) && T.Spellings.size() < MaxEntries &&
+    std::optional<double> V = literalAsDouble(Literal);
+    if (V && wideDoubleLiteral(*V) && T.Spellings.size() < MaxEntries &&
         T.nameOf(Literal).empty()) {
       T.Spellings.push_back(Literal.Text);
       T.Types.push_back(Literal.Type);

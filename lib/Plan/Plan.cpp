@@ -1,6 +1,7 @@
 //===- Plan.cpp - Blocking parameters and kernel shapes ------------------===//
 #include "an5d/Plan.h"
 
+#include <cassert>
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -306,8 +307,9 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   return true;
 }
 
-bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
-                    const PlanOptions &Opts, Plan &P, std::string &Error) {
+/// makePlan without the build line's ptxas level.
+static bool planShape(const Stencil &S, const StencilAnalysis &A,
+                      const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
   P.Dims = S.numSpaceDims();
   P.Elem = S.Elem;
@@ -494,7 +496,58 @@ bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
   return true;
 }
 
+int64_t an5d::registerBudget(const Plan &P) {
+  int64_t Blocks = std::max<int64_t>(P.MinBlocks, 1);
+  return std::min<int64_t>(255, 65536 / (P.Threads * Blocks));
+}
+
+/// Sets P.PtxasOpt: --ptxas-opt, or auto (Plan::PtxasOpt).
+static bool setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
+                          Plan &P, std::string &Error) {
+  if (Opts.PtxasOpt < 0 || Opts.PtxasOpt > 3) {
+    Error = "--ptxas-opt " + std::to_string(Opts.PtxasOpt) +
+            " is out of range; use auto, 1, 2 or 3";
+    return false;
+  }
+  if (Opts.PtxasOpt != 0) {
+    P.PtxasOpt = Opts.PtxasOpt;
+    P.PtxasReason = P.PtxasOpt == 3 ? "" : "given on the command line";
+    return true;
+  }
+  int64_t Budget = registerBudget(P);
+  if (P.Run == Scheme::N5D && 4 * A.WideDoubleLiterals > 3 * Budget) {
+    P.PtxasOpt = 1;
+    P.PtxasReason =
+        std::to_string(A.WideDoubleLiterals) +
+        " double literals no SASS immediate holds, more than 3/4 of the " +
+        std::to_string(Budget) +
+        " registers a thread may use: ptxas -O3 keeps them in registers "
+        "across the streaming loop and spills";
+  }
+  return true;
+}
+
+const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
+  assert(!Plans.empty() && "a file has at least one plan");
+  const Plan *Low = &Plans[0];
+  for (const Plan &P : Plans)
+    if (P.PtxasOpt < Low->PtxasOpt)
+      Low = &P;
+  return *Low;
+}
+
+bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
+                    const PlanOptions &Opts, Plan &P, std::string &Error) {
+  return planShape(S, A, Opts, P, Error) && setPtxasLevel(A, Opts, P, Error);
+}
+
 void Plan::dump(llvm::raw_ostream &OS) const {
+  dumpShape(OS);
+  OS << "  ptxas: -O" << PtxasOpt
+     << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
+}
+
+void Plan::dumpShape(llvm::raw_ostream &OS) const {
   OS << "plan\n";
   OS << "  scheme: " << schemeName(Run) << "\n";
   if (Run == Scheme::Naive) {

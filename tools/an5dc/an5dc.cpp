@@ -77,6 +77,14 @@ cl::opt<int> VecOpt(
              "off)"),
     cl::value_desc("N"), cl::init(1), cl::cat(Category));
 
+cl::opt<std::string> PtxasOptOpt(
+    "ptxas-opt",
+    cl::desc("ptxas optimization level the generated file's build line "
+             "asks for (-Xptxas -O<n>): auto (default: 1 where the "
+             "update's double literals would crowd the registers, else 3), "
+             "1, 2 or 3"),
+    cl::value_desc("auto|N"), cl::init("auto"), cl::cat(Category));
+
 cl::opt<Scheme> SchemeOpt(
     "scheme", cl::desc("How the time loop runs on the GPU"),
     cl::values(clEnumValN(Scheme::N5D, "n5d",
@@ -637,6 +645,15 @@ int runPipeline(const FrontendOptions &Opts) {
       return 1;
     }
   }
+  if (PtxasOptOpt != "auto") {
+    if (PtxasOptOpt.size() != 1 || PtxasOptOpt[0] < '1' ||
+        PtxasOptOpt[0] > '3') {
+      llvm::errs() << "an5dc: error: --ptxas-opt '" << PtxasOptOpt
+                   << "' is not auto, 1, 2 or 3\n";
+      return 1;
+    }
+    PO.PtxasOpt = PtxasOptOpt[0] - '0';
+  }
   PO.BT = BlockT;
   PO.StreamBlock = StreamLength;
   PO.Cells = CellsOpt;
@@ -674,7 +691,14 @@ int runPipeline(const FrontendOptions &Opts) {
     return 1;
   SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
   std::string Text = emitCuda(*S, *A, Plans, Src);
-  return writeOutput(Output, Text) ? 0 : 1;
+  if (!writeOutput(Output, Text))
+    return 1;
+  const Plan &Build = buildLevelPlan(Plans);
+  if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
+    llvm::errs() << "an5dc: note: build " << Output << " with nvcc -O3 "
+                 << "-arch=sm_90 -Xptxas -O" << Build.PtxasOpt << ": "
+                 << Build.PtxasReason << " (--ptxas-opt=3 turns this off)\n";
+  return 0;
 }
 
 } // namespace
