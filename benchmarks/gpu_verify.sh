@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# On a machine with a GPU: builds every generated file in DIR with nvcc and
-# -DAN5D_VERIFY (the original loop nest runs on the CPU, OpenMP-parallel when
-# available) and compares both planes at the given size and step counts.
+# On a machine with a GPU: builds every generated file in DIR with nvcc (the
+# flags of the file's "// Build: nvcc ... FILE.cu" line) and -DAN5D_VERIFY
+# (the original loop nest runs on the CPU, OpenMP-parallel when available)
+# and compares both planes at the given size and step counts.
 #   benchmarks/gpu_verify.sh DIR OUT.csv [2D-size] [3D-size] [steps...]
 # Defaults: 4096 (2D), 256 (3D), steps 100 101. Writes one CSV row per run:
 # stencil,precision,size,steps,status,max_abs_err,max_rel_err,tolerance,seconds
@@ -10,7 +11,7 @@ dir=$1; csv=$2; n2=${3:-4096}; n3=${4:-256}; shift 4 2>/dev/null || shift $#
 steps=("$@"); [ ${#steps[@]} -eq 0 ] && steps=(100 101)
 bin=$(mktemp -d)
 ls "$dir"/*.cu | xargs -P "$(nproc)" -I{} sh -c \
-  'f={}; b=$(basename $f .cu); nvcc -O3 -arch=sm_90 -DAN5D_VERIFY -Xcompiler -fopenmp "$f" -o '"$bin"'/$b -lgomp > '"$bin"'/$b.log 2>&1 || echo "BUILD FAILED: $b"'
+  'f={}; b=$(basename $f .cu); flags=$(sed -n "s|^// Build: nvcc \(.*\) FILE\.cu   or .*|\1|p" "$f" | head -1); nvcc ${flags:--O3 -arch=sm_90} -DAN5D_VERIFY -Xcompiler -fopenmp "$f" -o '"$bin"'/$b -lgomp > '"$bin"'/$b.log 2>&1 || echo "BUILD FAILED: $b"'
 echo "stencil,precision,size,steps,status,max_abs_err,max_rel_err,tolerance,seconds" > "$csv"
 for f in "$dir"/*.cu; do
   b=$(basename "$f" .cu); name=${b%.*}; prec=${b##*.}

@@ -156,7 +156,8 @@ cl::opt<unsigned> ModelTop(
     cl::value_desc("N"), cl::init(10), cl::cat(Category));
 cl::opt<unsigned> Autotune(
     "autotune",
-    cl::desc("Emit the model's top K configurations; the program times them "
+    cl::desc("Emit the model's top K configurations (for 3D star stencils "
+             "also a vector-cell one, --kvec); the program times them "
              "on its first run on a GPU and grid size and remembers the "
              "fastest (AN5D_TUNE_CACHE, AN5D_VERBOSE=1)"),
     cl::value_desc("K"), cl::init(0), cl::cat(Category));
@@ -255,20 +256,11 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
   return Text;
 }
 
-/// The plan of --kvec: what the user gave, the rest from the shape that
-/// measured fastest for the 3D stars on an H200 (docs/performance.md): bT
-/// 1, -bS 32,8, --sl 64, --cells 2. The model does not rank vector-cell
-/// shapes yet, so --model and --autotune refuse them. False after
-/// reporting an error.
-bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
-                bool Listing, std::vector<Plan> &Plans) {
-  if (Listing || Autotune > 1) {
-    llvm::errs() << "an5dc: error: " << (Listing ? "--model" : "--autotune")
-                 << " does not rank vector-cell configurations yet; drop "
-                    "--kvec, or give its parameters\n";
-    return false;
-  }
-  std::string Defaults;
+/// PO with the vector-cell parameters the user left out taken from the
+/// shape that measured fastest for the 3D stars on an H200
+/// (docs/performance.md): bT 1, -bS 32,8, --sl 64, --cells 2; Defaults
+/// lists those taken.
+PlanOptions vectorDefaults(PlanOptions PO, std::string &Defaults) {
   auto fill = [&](const cl::Option &O, const std::string &Text,
                   const auto &Set) {
     if (O.getNumOccurrences())
@@ -280,6 +272,22 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
   fill(BlockS, "-bS 32,8", [&] { PO.BS = {32, 8}; });
   fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
+  return PO;
+}
+
+/// The plan of --kvec: what the user gave, the rest from vectorDefaults.
+/// The model does not rank vector-cell shapes yet, so --model refuses
+/// them. False after reporting an error.
+bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
+                bool Listing, std::vector<Plan> &Plans) {
+  if (Listing) {
+    llvm::errs() << "an5dc: error: --model does not rank vector-cell "
+                    "configurations yet; drop --kvec, or give its "
+                    "parameters\n";
+    return false;
+  }
+  std::string Defaults;
+  PO = vectorDefaults(PO, Defaults);
   Plan P;
   std::string Error;
   if (!makePlan(S, A, PO, P, Error)) {
@@ -296,6 +304,43 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
                  : "--kvec " + std::to_string(PO.VecK) + " with" + Defaults +
                        " (the vector-cell defaults; the model does not rank "
                        "vector-cell shapes yet)";
+  Plans.push_back(P);
+  return true;
+}
+
+/// --autotune's vector-cell candidate, appended to Plans where vector cells
+/// apply (3D, diagonal-access free, the star or auto kernel, bT 1 if -bT
+/// is given, no --halo-rows): --kvec's vector (by default 16 bytes) with
+/// vectorDefaults. The model does not rank it; the program's first run
+/// times it with the others. False after reporting an error, only when
+/// the user asked for vector cells.
+bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
+                        PlanOptions PO, std::vector<Plan> &Plans) {
+  bool Asked = PO.VecK > 1;
+  if (!Asked)
+    PO.VecK = MaxVectorBytes / elemTypeBytes(S.Elem);
+  clang::SourceRange Where;
+  bool Applies = S.numSpaceDims() == 3 &&
+                 vectorRefusal(S, A, PO.VecK, Where).empty() &&
+                 (PO.Kernel == KernelKind::Auto ||
+                  PO.Kernel == KernelKind::Star) &&
+                 (!BlockT.getNumOccurrences() || PO.BT == 1) && !PO.HaloRows;
+  if (!Applies)
+    return true;
+  std::string Defaults;
+  PO = vectorDefaults(PO, Defaults);
+  PO.Kernel = KernelKind::Auto;
+  Plan P;
+  std::string Error;
+  if (!makePlan(S, A, PO, P, Error)) {
+    if (Asked)
+      llvm::errs() << "an5dc: error: " << Error << "\n";
+    return !Asked;
+  }
+  P.Origin = "vector-cell candidate --kvec " + std::to_string(PO.VecK) +
+             (Defaults.empty() ? std::string() : " with" + Defaults) +
+             " (the shape measured fastest for the 3D stars on an H200; not "
+             "ranked by the model)";
   Plans.push_back(P);
   return true;
 }
@@ -346,7 +391,7 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
                     "--scheme=naive\n";
     return false;
   }
-  if (PO.Run == Scheme::N5D && PO.VecK > 1)
+  if (PO.Run == Scheme::N5D && PO.VecK > 1 && Autotune <= 1)
     return vectorPlan(S, A, PO, Listing, Plans);
   bool AllGiven = BlockT.getNumOccurrences() && BlockS.getNumOccurrences() &&
                   StreamLength.getNumOccurrences();
@@ -376,8 +421,11 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
     }
     if (!Fixed.empty())
       Fixed = "given" + Fixed;
+    // The model ranks the scalar kernels; --autotune adds a vector one.
+    PlanOptions Scalar = PO;
+    Scalar.VecK = 1;
     std::vector<Prediction> Ranking =
-        rankConfigurations(S, A, PO, C, Size, *Dev);
+        rankConfigurations(S, A, Scalar, C, Size, *Dev);
     if (ModelCsv) {
       printRankingCsv(llvm::outs(), Ranking);
       return true;
@@ -401,13 +449,15 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
     size_t Count = std::min<size_t>(Ranking.size(), std::max(1u, unsigned(Autotune)));
     for (size_t I = 0; I < Count; ++I) {
       Plan P;
-      bool Planned = makePlan(S, A, optionsOf(Ranking[I], PO), P, Error);
+      bool Planned = makePlan(S, A, optionsOf(Ranking[I], Scalar), P, Error);
       assert(Planned && "the model ranks only configurations that plan");
       (void)Planned;
       P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
       Plans.push_back(P);
       Predictions.push_back(Ranking[I]);
     }
+    if (Autotune > 1 && !addVectorCandidate(S, A, PO, Plans))
+      return false;
     if (!Plans.empty())
       return true;
   }
