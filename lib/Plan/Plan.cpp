@@ -1,8 +1,8 @@
 //===- Plan.cpp - Blocking parameters and kernel shapes ------------------===//
 #include "an5d/Plan.h"
 
-#include <cassert>
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 #include <set>
 #include <sstream>

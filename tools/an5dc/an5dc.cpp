@@ -308,12 +308,12 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
   return true;
 }
 
-/// --autotune's vector-cell candidate, appended to Plans where vector cells
-/// apply (3D, diagonal-access free, the star or auto kernel, bT 1 if -bT
-/// is given, no --halo-rows): --kvec's vector (by default 16 bytes) with
-/// vectorDefaults. The model does not rank it; the program's first run
-/// times it with the others. False after reporting an error, only when
-/// the user asked for vector cells.
+/// --autotune's vector-cell candidate: --kvec's vector (by default 16
+/// bytes) with vectorDefaults, appended to Plans. Without --kvec only where
+/// vector cells apply (3D, diagonal-access free, the star or auto kernel,
+/// bT 1 if -bT is given, no --halo-rows); with it, makePlan says why not.
+/// The model does not rank it; the program's first run times it with the
+/// others. False after reporting an error.
 bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                         PlanOptions PO, std::vector<Plan> &Plans) {
   bool Asked = PO.VecK > 1;
@@ -325,17 +325,15 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                  (PO.Kernel == KernelKind::Auto ||
                   PO.Kernel == KernelKind::Star) &&
                  (!BlockT.getNumOccurrences() || PO.BT == 1) && !PO.HaloRows;
-  if (!Applies)
+  if (!Asked && !Applies)
     return true;
   std::string Defaults;
   PO = vectorDefaults(PO, Defaults);
-  PO.Kernel = KernelKind::Auto;
   Plan P;
   std::string Error;
   if (!makePlan(S, A, PO, P, Error)) {
-    if (Asked)
-      llvm::errs() << "an5dc: error: " << Error << "\n";
-    return !Asked;
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
   }
   P.Origin = "vector-cell candidate --kvec " + std::to_string(PO.VecK) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
