@@ -151,11 +151,12 @@ struct Plan {
   /// command line), for the generated file's header; "" for naive plans.
   std::string Origin;
   /// ptxas optimization level of the build line (-Xptxas -O<n>; 3 is
-  /// nvcc's default). Auto picks 1 when the update's wide double literals
-  /// would fill more than 3/4 of the registers a thread may use: ptxas -O3
-  /// hoists each into a register pair out of the streaming loop and spills
-  /// (double box3d2r..4r on the H200: spill-free and 1.07x-1.23x faster at
-  /// -O1, other kernels 0.68x-1.02x; docs/performance.md).
+  /// nvcc's default). Auto picks 1 for one cell per thread when the update's
+  /// wide double literals, a register pair each, would fill more than 3/4
+  /// of the registers a thread may use: ptxas -O3 hoists them out of the
+  /// streaming loop and spills (double box3d2r..4r on the H200: spill-free
+  /// and 1.02x-1.23x faster at -O1, other kernels 0.68x-1.02x;
+  /// docs/performance.md).
   int64_t PtxasOpt = 3;
   /// Why PtxasOpt is not 3, for the header and the driver's note.
   std::string PtxasReason;
