@@ -66,7 +66,7 @@ struct PlanOptions {
   /// loaded and stored as one vector (--kvec; Plan::VecK); 1: off.
   int64_t VecK = 1;
   /// ptxas optimization level the generated file asks to be built with
-  /// (--ptxas-opt); 0: auto (Plan::PtxasOpt).
+  /// (--ptxas-opt): 0 (auto, Plan::PtxasOpt) to 3; the driver checks it.
   int64_t PtxasOpt = 0;
 };
 
@@ -260,6 +260,10 @@ int64_t registerBudget(const Plan &P);
 /// The plan whose ptxas level one file of Plans (autotuned candidates
 /// share one build) asks for: the first with the lowest level.
 const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
+
+/// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_90", with
+/// " -Xptxas -O<n>" where buildLevelPlan asks for a level other than 3.
+std::string nvccFlags(const std::vector<Plan> &Plans);
 
 /// Entry point of stage 4: the plan, or an empty Error string with the
 /// plan filled. On failure returns false and sets Error to a message.

@@ -226,13 +226,11 @@ void Emitter::headerFooter() {
          "nest on the CPU first and");
   W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "
          "for float, 1e-10 for double.");
-  const Plan &Build = buildLevelPlan(Plans);
-  std::string Ptxas =
-      Build.PtxasOpt == 3 ? "" : " -Xptxas -O" + str(Build.PtxasOpt);
-  W.line("// Build: nvcc -O3 -arch=sm_90" + Ptxas +
+  W.line("// Build: nvcc " + nvccFlags(Plans) +
          " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
+  const Plan &Build = buildLevelPlan(Plans);
   if (!Build.PtxasReason.empty())
-    W.line("//  " + Ptxas + ": " + Build.PtxasReason);
+    W.line("//   -Xptxas -O" + str(Build.PtxasOpt) + ": " + Build.PtxasReason);
   W.line("");
 }
 

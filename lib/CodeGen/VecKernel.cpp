@@ -438,15 +438,7 @@ void Emitter::vecStores() {
 }
 
 void Emitter::vecLaunchFunction() {
-  W.line("// Launches one time step over the whole interior: reads plane "
-         "in_plane of grid, writes");
-  W.line("// the interior of the other plane (its boundary stays as the C "
-         "loop leaves it).");
-  W.line("static void an5d_launch_vec(" + Elem + " *grid, int in_plane" +
-         gridParams() + scalarParams() + ")");
-  W.open("");
-  W.line("const long plane = (long)" + Ext[0] + " * " + Ext[1] + " * " +
-         Ext[2] + ";");
+  oneStepLaunchHead("an5d_launch_vec");
   W.line("// Vector copies and stores need rows whose length is a multiple of "
          "AN5D_VEC (cudaMalloc");
   W.line("// aligns the grid, so every row then starts on a vector).");

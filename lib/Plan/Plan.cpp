@@ -502,17 +502,14 @@ int64_t an5d::registerBudget(const Plan &P) {
 }
 
 /// Sets P.PtxasOpt: --ptxas-opt, or auto (Plan::PtxasOpt).
-static bool setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
-                          Plan &P, std::string &Error) {
-  if (Opts.PtxasOpt < 0 || Opts.PtxasOpt > 3) {
-    Error = "--ptxas-opt " + std::to_string(Opts.PtxasOpt) +
-            " is out of range; use auto, 1, 2 or 3";
-    return false;
-  }
+static void setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
+                          Plan &P) {
+  assert(Opts.PtxasOpt >= 0 && Opts.PtxasOpt <= 3 &&
+         "the driver accepts auto, 1, 2 or 3");
   if (Opts.PtxasOpt != 0) {
     P.PtxasOpt = Opts.PtxasOpt;
     P.PtxasReason = P.PtxasOpt == 3 ? "" : "given on the command line";
-    return true;
+    return;
   }
   // With several cells per thread -O1 spilled too and ran slower than the
   // spilling -O3 code (box3d2r double, 2 cells: 0.89x-0.93x on the H200).
@@ -528,7 +525,6 @@ static bool setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
         " registers a thread may use: ptxas -O3 keeps them in registers "
         "across the streaming loop and spills";
   }
-  return true;
 }
 
 const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
@@ -540,9 +536,18 @@ const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
   return *Low;
 }
 
+std::string an5d::nvccFlags(const std::vector<Plan> &Plans) {
+  int64_t Level = buildLevelPlan(Plans).PtxasOpt;
+  return "-O3 -arch=sm_90" +
+         (Level == 3 ? std::string() : " -Xptxas -O" + std::to_string(Level));
+}
+
 bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
                     const PlanOptions &Opts, Plan &P, std::string &Error) {
-  return planShape(S, A, Opts, P, Error) && setPtxasLevel(A, Opts, P, Error);
+  if (!planShape(S, A, Opts, P, Error))
+    return false;
+  setPtxasLevel(A, Opts, P);
+  return true;
 }
 
 void Plan::dump(llvm::raw_ostream &OS) const {

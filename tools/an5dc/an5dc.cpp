@@ -256,11 +256,12 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
   return Text;
 }
 
-/// PO with the vector-cell parameters the user left out taken from the
-/// shape that measured fastest for the 3D stars on an H200
+/// The plan of PO with the vector-cell parameters the user left out taken
+/// from the shape that measured fastest for the 3D stars on an H200
 /// (docs/performance.md): bT 1, -bS 32,8, --sl 64, --cells 2; Defaults
-/// lists those taken.
-PlanOptions vectorDefaults(PlanOptions PO, std::string &Defaults) {
+/// lists those taken. False after reporting makePlan's error.
+bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
+                     PlanOptions PO, Plan &P, std::string &Defaults) {
   auto fill = [&](const cl::Option &O, const std::string &Text,
                   const auto &Set) {
     if (O.getNumOccurrences())
@@ -272,36 +273,36 @@ PlanOptions vectorDefaults(PlanOptions PO, std::string &Defaults) {
   fill(BlockS, "-bS 32,8", [&] { PO.BS = {32, 8}; });
   fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
-  return PO;
+  std::string Error;
+  if (makePlan(S, A, PO, P, Error))
+    return true;
+  llvm::errs() << "an5dc: error: " << Error << "\n";
+  return false;
 }
 
-/// The plan of --kvec: what the user gave, the rest from vectorDefaults.
-/// The model does not rank vector-cell shapes yet, so --model refuses
-/// them. False after reporting an error.
-bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
-                bool Listing, std::vector<Plan> &Plans) {
+/// The plan of --kvec (planVectorCells). The model does not rank
+/// vector-cell shapes yet, so --model refuses them. False after reporting
+/// an error.
+bool vectorPlan(const Stencil &S, const StencilAnalysis &A,
+                const PlanOptions &PO, bool Listing, std::vector<Plan> &Plans) {
   if (Listing) {
     llvm::errs() << "an5dc: error: --model does not rank vector-cell "
                     "configurations yet; drop --kvec, or give its "
                     "parameters\n";
     return false;
   }
-  std::string Defaults;
-  PO = vectorDefaults(PO, Defaults);
   Plan P;
-  std::string Error;
-  if (!makePlan(S, A, PO, P, Error)) {
-    llvm::errs() << "an5dc: error: " << Error << "\n";
+  std::string Defaults;
+  if (!planVectorCells(S, A, PO, P, Defaults))
     return false;
-  }
-  std::string Given = "-bT " + std::to_string(PO.BT) + " -bS " +
+  std::string Given = "-bT " + std::to_string(P.BT) + " -bS " +
                       userBlockSizes(P.BS) + " --sl " +
-                      std::to_string(PO.StreamBlock) + " --cells " +
-                      std::to_string(PO.Cells) + " --kvec " +
-                      std::to_string(PO.VecK);
+                      std::to_string(P.StreamBlock) + " --cells " +
+                      std::to_string(P.Cells) + " --kvec " +
+                      std::to_string(P.VecK);
   P.Origin = Defaults.empty()
                  ? "given on the command line (" + Given + ")"
-                 : "--kvec " + std::to_string(PO.VecK) + " with" + Defaults +
+                 : "--kvec " + std::to_string(P.VecK) + " with" + Defaults +
                        " (the vector-cell defaults; the model does not rank "
                        "vector-cell shapes yet)";
   Plans.push_back(P);
@@ -309,11 +310,11 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A, PlanOptions PO,
 }
 
 /// --autotune's vector-cell candidate: --kvec's vector (by default 16
-/// bytes) with vectorDefaults, appended to Plans. Without --kvec only where
-/// vector cells apply (3D, diagonal-access free, the star or auto kernel,
-/// bT 1 if -bT is given, no --halo-rows); with it, makePlan says why not.
-/// The model does not rank it; the program's first run times it with the
-/// others. False after reporting an error.
+/// bytes) planned by planVectorCells, appended to Plans. Without --kvec
+/// only where vector cells apply (3D, diagonal-access free, the star or
+/// auto kernel, bT 1 if -bT is given, no --halo-rows); with it, makePlan
+/// says why not. The model does not rank it; the program's first run times
+/// it with the others. False after reporting an error.
 bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                         PlanOptions PO, std::vector<Plan> &Plans) {
   bool Asked = PO.VecK > 1;
@@ -327,15 +328,11 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                  (!BlockT.getNumOccurrences() || PO.BT == 1) && !PO.HaloRows;
   if (!Asked && !Applies)
     return true;
-  std::string Defaults;
-  PO = vectorDefaults(PO, Defaults);
   Plan P;
-  std::string Error;
-  if (!makePlan(S, A, PO, P, Error)) {
-    llvm::errs() << "an5dc: error: " << Error << "\n";
+  std::string Defaults;
+  if (!planVectorCells(S, A, PO, P, Defaults))
     return false;
-  }
-  P.Origin = "vector-cell candidate --kvec " + std::to_string(PO.VecK) +
+  P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
              " (the shape measured fastest for the 3D stars on an H200; not "
              "ranked by the model)";
@@ -743,9 +740,9 @@ int runPipeline(const FrontendOptions &Opts) {
     return 1;
   const Plan &Build = buildLevelPlan(Plans);
   if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
-    llvm::errs() << "an5dc: note: build " << Output << " with nvcc -O3 "
-                 << "-arch=sm_90 -Xptxas -O" << Build.PtxasOpt << ": "
-                 << Build.PtxasReason << " (--ptxas-opt=3 turns this off)\n";
+    llvm::errs() << "an5dc: note: build " << Output << " with nvcc "
+                 << nvccFlags(Plans) << ": " << Build.PtxasReason
+                 << " (--ptxas-opt=3 turns this off)\n";
   return 0;
 }
 
