@@ -277,7 +277,7 @@ def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr, kv="1"):
            "-bS", bs.replace("x", ","), "--sl", sl, "--prefetch", pf]
     if mb != "0":
         cmd += ["--min-blocks", mb]
-    if cl != "1":
+    if cl != "1" or kv != "1":  # --kvec alone defaults to --cells 2
         cmd += ["--cells", cl]
     if hr != "0":
         cmd += ["--halo-rows"]
@@ -459,12 +459,14 @@ def ncu_fields(report):
 def ncu_command(a, c, exe):
     """ncu on one launch of configuration C's kernel at the protocol grid:
     the interior tiles' kernel of degree bT (the edge-tile kernel, when one
-    runs, is an5d_edge_kernel_...) or the naive kernel, with enough steps
+    runs, is an5d_edge_kernel_...), the vector-cell kernel of degree bT
+    (an5d_kernel_vec or _vec_bt) or the naive kernel, with enough steps
     that a launch of degree bT runs."""
     bt = degree_of(c)
     d = dims_of(c["stencil"])
+    vec = "vec$" if bt == 1 else "vec_bt$"
     kernel = "regex:^an5d_kernel_" + ("naive$" if c["scheme"] == "naive" else
-                                      "vec$" if kvec_of(c) != "1" else f"deg{bt}$")
+                                      vec if kvec_of(c) != "1" else f"deg{bt}$")
     return [a.ncu, "--clock-control", "none", "--print-details", "all",
            "--section", "SpeedOfLight", "--section", "ComputeWorkloadAnalysis",
            "--section", "MemoryWorkloadAnalysis_Tables", "--section", "WarpStateStats",
@@ -701,7 +703,7 @@ def main():
                             "of computing them (an5dc --halo-rows); a sweep "
                             "list of 0 and 1")
         g.add_argument("--kvec", default="1",
-                       help="3D star stencils at bT 1: vector cells along "
+                       help="3D star stencils: vector cells along "
                             "the innermost dimension (an5dc --kvec), a "
                             "sweep list")
         g.add_argument("--model-top", type=int, default=0,

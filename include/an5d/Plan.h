@@ -110,15 +110,26 @@ struct Plan {
   /// reach * (degree - 1) narrower than the block, not reach * degree.
   bool HaloRows = false;
   int64_t StreamBlock = 128;
-  /// Vector cells (--kvec, 3D star stencils at bT 1): each thread computes
+  /// Vector cells (--kvec, 3D star stencils): each thread computes
   /// VecK adjacent cells along k (one 8- or 16-byte vector) in each of its
   /// Cells rows along j. Level 0 arrives by vector copies into a ring of
   /// VecPlanes shared planes of SharedExtent[0] rows (BS[0] * Cells +
   /// lo_1 + hi_1) x BS[1] vectors, read in place:
   /// the in-plane neighbours of VecK cells are a few vector loads, the
-  /// rows above and below come from a register ring. 1: the scalar
-  /// kernels above.
+  /// rows above and below come from a register ring. At bT > 1 levels
+  /// 1 .. bT - 1 keep a register ring each and pass the current row's
+  /// vectors to the next level through VecLevelPlanes more shared planes.
+  /// 1: the scalar kernels above.
   int64_t VecK = 1;
+  /// Vector cells: shared planes of levels 1 .. bT - 1: VecLevelRing per
+  /// level, or with hi_0 = 0 min(bT - 1, 2) that levels alternate between,
+  /// one __syncthreads apart.
+  int64_t VecLevelPlanes = 0;
+  /// Vector cells at bT > 1: hi_0 + 1 (0 when hi_0 = 0): level L of a row
+  /// is written to a ring of this many planes when computed and read by
+  /// level L + 1 hi_0 rows later, so the row's first __syncthreads orders
+  /// both.
+  int64_t VecLevelRing = 0;
   /// Vector cells: shared planes in flight or in use (Prefetch + hi_0 + 2,
   /// so a plane's copy never lands while a thread may still read it).
   int64_t VecPlanes = 0;

@@ -664,7 +664,9 @@ void Emitter::launchFunction() {
 
 std::vector<std::string> Emitter::kernelNames() const {
   if (P.vectorCells())
-    return {"an5d_kernel_vec"};
+    return P.BT > 1 ? std::vector<std::string>{"an5d_kernel_vec",
+                                               "an5d_kernel_vec_bt"}
+                    : std::vector<std::string>{"an5d_kernel_vec"};
   std::vector<std::string> Names;
   for (const KernelPlan &K : P.Kernels)
     for (bool Edge : {false, true})
@@ -692,19 +694,10 @@ void Emitter::stepsFunction() {
   W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
          stepsParams() + ")");
   W.open("");
-  if (P.SharedBytes > DefaultSharedBytes) {
-    W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
-    for (const std::string &Kernel : kernelNames())
-      W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
-             ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
-             "AN5D_SM_BYTES));");
-  }
+  sharedMemoryOptIn();
   if (!oneStepLaunches())
     launchSchedule();
-  std::string Step = plus("step", P.WriteShift - 1);
-  if (Step != "step")
-    Step = "(" + Step + ")";
-  std::string Logical = "(int)((" + Step + " % 2 + 2) % 2)";
+  std::string Logical = readPlaneOf("step");
   W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
          str(P.WriteShift) + " (the write plane is (t + w) % 2);");
   W.line("// the first launch reads its interior from there.");
@@ -714,8 +707,7 @@ void Emitter::stepsFunction() {
   std::string Args = gridArgs() + scalarArgs();
   if (oneStepLaunches()) {
     W.open("for (long launch = 0; launch < steps; ++launch)");
-    W.line(std::string(P.vectorCells() ? "an5d_launch_vec" : "an5d_launch_naive") +
-           "(grid, in_plane" + Args + ");");
+    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
     W.line("in_plane ^= 1;");
     W.close();
     W.line("return steps;");
@@ -742,6 +734,22 @@ void Emitter::stepsFunction() {
   }
   W.close();
   W.line("");
+}
+
+void Emitter::sharedMemoryOptIn() {
+  if (P.SharedBytes <= DefaultSharedBytes)
+    return;
+  W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+  for (const std::string &Kernel : kernelNames())
+    W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
+           ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+}
+
+std::string Emitter::readPlaneOf(const std::string &Step) const {
+  std::string Shifted = plus(Step, P.WriteShift - 1);
+  if (Shifted != Step)
+    Shifted = "(" + Shifted + ")";
+  return "(int)((" + Shifted + " % 2 + 2) % 2)";
 }
 
 void Emitter::runFunction() {

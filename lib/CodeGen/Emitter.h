@@ -119,9 +119,8 @@ private:
   void minBlocksDefine();
   std::string kernelDescription() const;
   void naiveKernel();
-  /// The opening of a launch function Name that runs one time step (naive
-  /// and vector-cell kernels): comment, signature, the plane size; the
-  /// caller closes it.
+  /// The opening of a launch function Name that runs one time step of the
+  /// naive kernel: comment, signature, the plane size; the caller closes it.
   void oneStepLaunchHead(const std::string &Name);
   void naiveLaunchFunction();
   // The vector-cell kernel (Plan::VecK, VecKernel.cpp).
@@ -132,25 +131,45 @@ private:
   void vecUpdateFunction();
   /// an5d_copy_row: one row of level 0 into a shared plane.
   void vecCopyFunction();
-  void vecKernel();
-  /// Unrolled row Q of the kernel's streaming loop; Chunks: the vectors
-  /// along k, relative to the thread's, that in-plane reads reach.
-  void vecRow(int64_t Q);
-  /// The stores of the row computed in vecRow.
-  void vecStores();
+  /// an5d_keep: levels 1 .. bT - 1 of cells outside the interior.
+  void vecKeepFunction();
+  /// an5d_kernel_vec (degree 1) or an5d_kernel_vec_bt (degree bT).
+  void vecKernel(const KernelPlan &K);
+  std::string vecKernelName(int64_t Degree) const;
+  /// AN5D_TILE_<Dim> or AN5D_BT_TILE_<Dim>: kernel K's tile.
+  std::string vecTileMacro(const KernelPlan &K, const std::string &Dim) const;
+  /// Unrolled row Q of kernel K's streaming loop: the copy, level 0's ring
+  /// slot, then each level (vecLevel).
+  void vecRow(int64_t Q, const KernelPlan &K);
+  /// Level Level of the row Level * hi_0 behind the newest one: into its
+  /// ring slot (with vecKeep) or, at the kernel's degree, stored.
+  void vecLevel(int64_t Q, const KernelPlan &K, int64_t Level);
+  /// The thread's first vector in slot Slot (an expression) of level
+  /// Level's shared planes (Plan::VecLevelRing).
+  std::string levelPlane(int64_t Level, const std::string &Slot) const;
+  /// Cells of level Level in ring slot Slot (row Row) outside the interior
+  /// keep their boundary value.
+  void vecKeep(int64_t Level, int64_t Slot, const std::string &Row);
+  /// The stores of the row computed in vecLevel at K's degree.
+  void vecStores(const KernelPlan &K);
   /// The call of an5d_copy_row that copies row Row into plane Dst.
   std::string vecCopyCall(const std::string &Dst, const std::string &Row) const;
-  void vecLaunchFunction();
+  void vecLaunchFunction(const KernelPlan &K);
+  /// an5d_steps for vector cells: degree-bT launches, then single steps.
+  void vecStepsFunction();
   /// float4, float2 or double2.
   std::string vecType() const;
-  /// The ring register of slot Slot and cell (row) Cell.
+  /// The ring register of level Level, slot Slot and cell (row) Cell.
+  std::string ringName(int64_t Level, int64_t Slot, int64_t Cell) const;
   std::string ownName(int64_t Slot, int64_t Cell) const;
-  /// One launch per step (naive scheme or vector cells): an5d_steps calls
-  /// this launch function, no degree schedule.
-  bool oneStepLaunches() const {
-    return P.Run == Scheme::Naive || P.vectorCells();
-  }
+  /// One launch per step (naive scheme): an5d_steps calls its launch
+  /// function, no degree schedule (vector cells: vecStepsFunction).
+  bool oneStepLaunches() const { return P.Run == Scheme::Naive; }
   void launchFunction();
+  /// cudaFuncSetAttribute for every kernel when AN5D_SM_BYTES > 48 KiB.
+  void sharedMemoryOptIn();
+  /// The plane step Step reads: (Step + w - 1) mod 2, as an int.
+  std::string readPlaneOf(const std::string &Step) const;
   void runFunction();
   void verifyHelpers();
   void userProgram();

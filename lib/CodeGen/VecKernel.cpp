@@ -58,32 +58,54 @@ void Emitter::vecHeader() {
          " adjacent cells along " + It[2] + " (one " + vecType() + ")");
   W.line("//   in each of its " + str(P.Cells) + " adjacent rows along " +
          It[1]);
-  W.line("// Parameters (compile time): bT 1, bS " + userBlockSizes(P.BS) +
+  W.line("// Parameters (compile time): bT " + str(P.BT) + ", bS " +
+         userBlockSizes(P.BS) +
          " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
          str(P.StreamBlock) + " rows, cells (--cells) " + str(P.Cells) +
          ", vector cells (--kvec) " + str(P.VecK));
   if (!P.Origin.empty())
     W.line("//   " + P.Origin);
-  const KernelPlan &K = P.Kernels.front();
-  W.line("//   output tile " + str(K.Tile[0]) + " " + It[1] + " x " +
-         str(K.Tile[1]) + " " + It[2] + " x " + str(P.StreamBlock) + " " +
-         It[0] + " per block; shared memory " + str(P.SharedBytes) +
-         " bytes (" + str(P.VecPlanes) + " planes)");
+  for (const KernelPlan &K : P.Kernels)
+    W.line("//   degree " + str(K.Degree) + ": output tile " +
+           str(K.Tile[0]) + " " + It[1] + " x " + str(K.Tile[1]) + " " +
+           It[2] + " x " + str(P.StreamBlock) + " " + It[0] + " per block");
+  W.line("//   shared memory " + str(P.SharedBytes) + " bytes (" +
+         str(P.VecPlanes) + " planes of level 0" +
+         (P.VecLevelPlanes ? ", " + str(P.VecLevelPlanes) + " of levels 1 .. " +
+                                 str(P.BT - 1)
+                           : std::string()) +
+         ")");
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          str(P.MinBlocks));
-  W.line("// Kernel an5d_kernel_vec, one launch per time step: each block "
-         "streams along " + It[0] + ";");
+  W.line("// Kernel " + vecKernelName(1) + ", one time step per launch"
+         + (P.BT > 1 ? ", and " + vecKernelName(P.BT) + ", " + str(P.BT) +
+                           " steps per launch"
+                     : std::string()) +
+         ": each block streams along " + It[0] + ";");
   W.line("//   level 0 of row " + It[0] + " + " + str(P.Prefetch) +
-         " is copied (cp.async) into a ring of shared planes while row " +
-         It[0] + " - " + str(P.Hi[0]));
-  W.line("//   is computed from them: in-plane neighbours by vector loads "
-         "from its plane, the rows");
+         " is copied (cp.async) into a ring of shared planes while level L");
+  W.line("//   of row " + It[0] + " - L * " + str(P.Hi[0]) +
+         " is computed: in-plane neighbours by vector loads from a shared "
+         "plane, the rows");
   W.line("//   above and below from a register ring of " + str(P.Ring) +
-         " rows; the loop is unrolled by " + str(K.Unroll) +
-         " rows so ring slots are constants.");
-  W.line("// Host: one launch per step, from plane in_plane to the other; "
-         "a row length that is not a");
-  W.line("//   multiple of " + str(P.VecK) +
+         " rows per level; the loop is unrolled by " +
+         str(P.Kernels.front().Unroll) + " rows so ring slots are "
+         "constants.");
+  if (P.BT > 1) {
+    W.line("// Host: launches of " + str(P.BT) + " steps while more than 2 "
+           "steps remain, then one step per launch,");
+    W.line("//   so both planes end as the C loop leaves them." +
+           std::string(P.BT % 2 == 0
+                           ? " An even degree ends on the parity it starts "
+                             "from: its"
+                           : ""));
+    if (P.BT % 2 == 0)
+      W.line("//   launches alternate between that plane and a third one "
+             "(cudaMalloc, one plane more).");
+  } else {
+    W.line("// Host: one launch per step, from plane in_plane to the other.");
+  }
+  W.line("//   A row length that is not a multiple of " + str(P.VecK) +
          " is copied and stored one cell at a time. Grid sizes and the step "
          "count are run-time values.");
   headerFooter();
@@ -95,8 +117,15 @@ void Emitter::vecParameters() {
                  "AN5D_TILE_J",       "AN5D_TILE_K",   "AN5D_VEC_ROWS",
                  "AN5D_VEC_PLANE",    "AN5D_VEC_PLANES", "AN5D_PREFETCH",
                  "AN5D_SM_BYTES",     "AN5D_MIN_BLOCKS", "AN5D_COPIES"};
+  if (P.BT > 1)
+    ParamMacros.insert(ParamMacros.end(),
+                       {"AN5D_BT", "AN5D_BT_TILE_J", "AN5D_BT_TILE_K",
+                        "AN5D_LEVEL_PLANES", "AN5D_LEVEL_RING"});
   const KernelPlan &K = P.Kernels.front();
   W.line("// Compile-time parameters.");
+  if (P.BT > 1)
+    W.raw("#define AN5D_BT " + str(P.BT) + " /* time steps per launch of " +
+          vecKernelName(P.BT) + " */");
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
   W.raw("#define AN5D_BLOCK_X " + str(P.BS[1]) + " /* threads along " +
         It[2] + ", AN5D_VEC cells each */");
@@ -112,6 +141,15 @@ void Emitter::vecParameters() {
   W.raw("#define AN5D_TILE_K " + str(K.Tile[1]) + " /* along " + It[2] +
         ": AN5D_BLOCK_X - " + str(P.VecHaloLo) + " - " + str(P.VecHaloHi) +
         " halo vectors, times AN5D_VEC */");
+  if (P.BT > 1) {
+    const KernelPlan &B = P.Kernels.back();
+    W.raw("#define AN5D_BT_TILE_J " + str(B.Tile[0]) + " /* the same for " +
+          vecKernelName(P.BT) + ": AN5D_BLOCK_Y * AN5D_CELLS - (AN5D_BT - 1)"
+          " * " + str(P.Lo[1] + P.Hi[1]) + " */");
+    W.raw("#define AN5D_BT_TILE_K " + str(B.Tile[1]) + " /* (AN5D_BLOCK_X - "
+          "AN5D_BT * " + str(P.VecHaloLo + P.VecHaloHi) +
+          " halo vectors) * AN5D_VEC */");
+  }
   minBlocksDefine();
   W.line("");
   W.line("// Shared memory: a ring of AN5D_VEC_PLANES planes of level 0, "
@@ -133,19 +171,63 @@ void Emitter::vecParameters() {
         str((P.SharedExtent[0] * P.BS[1] + P.Threads - 1) / P.Threads) +
         " /* vectors a thread copies per plane: AN5D_VEC_PLANE / "
         "AN5D_THREADS, rounded up */");
-  W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
-        " /* AN5D_VEC_PLANES * AN5D_VEC_PLANE * sizeof(" + vecType() +
-        ") */");
+  if (P.BT > 1 && P.VecLevelRing) {
+    W.raw("#define AN5D_LEVEL_RING " + str(P.VecLevelRing) +
+          " /* planes per level 1 .. AN5D_BT - 1: a row is read " +
+          str(P.Hi[0]) + " rows after it is written */");
+    W.raw("#define AN5D_LEVEL_PLANES " + str(P.VecLevelPlanes) +
+          " /* (AN5D_BT - 1) * AN5D_LEVEL_RING, after level 0's */");
+  } else if (P.BT > 1) {
+    W.raw("#define AN5D_LEVEL_PLANES " + str(P.VecLevelPlanes) +
+          " /* planes of levels 1 .. AN5D_BT - 1, after level 0's: level L "
+          "uses plane (L - 1) % 2 */");
+  }
+  W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) + " /* (AN5D_VEC_PLANES" +
+        (P.BT > 1 ? " + AN5D_LEVEL_PLANES" : "") +
+        ") * AN5D_VEC_PLANE * sizeof(" + vecType() + ") */");
   W.line("");
+}
+
+std::string Emitter::vecKernelName(int64_t Degree) const {
+  return Degree == 1 ? "an5d_kernel_vec" : "an5d_kernel_vec_bt";
 }
 
 void Emitter::vecDeviceCode() {
   divisionHelpers();
   vecUpdateFunction();
   vecCopyFunction();
-  vecKernel();
-  vecLaunchFunction();
-  stepsFunction();
+  if (P.BT > 1)
+    vecKeepFunction();
+  for (const KernelPlan &K : P.Kernels)
+    vecKernel(K);
+  for (const KernelPlan &K : P.Kernels)
+    vecLaunchFunction(K);
+  vecStepsFunction();
+}
+
+void Emitter::vecKeepFunction() {
+  W.line("// Levels 1 .. AN5D_BT - 1 of a cell outside the interior keep its "
+         "value in plane `bnd` (the");
+  W.line("// plane that step of the C loop reads); cells outside the array "
+         "keep `value`: no stored");
+  W.line("// cell reads them.");
+  W.line("__device__ __forceinline__ void an5d_keep(" + Elem +
+         " &value, const " + Elem + " *__restrict__ bnd, int at0, int at1, "
+         "int at2" + gridParams() + ")");
+  W.open("");
+  W.line("const bool in_array = at0 >= 0 && at0 < " + Ext[0] +
+         " && at1 >= 0 && at1 < " + Ext[1] + " && at2 >= 0 && at2 < " +
+         Ext[2] + ";");
+  W.line("const bool interior = at0 >= " + First[0] + " && at0 <= " +
+         Last[0] + " && at1 >= " + First[1] + " && at1 <= " + Last[1] +
+         " && at2 >= " + First[2] + " && at2 <= " + Last[2] + ";");
+  W.line("if (in_array && !interior)");
+  W.indent();
+  W.line("value = bnd[((long)at0 * " + Ext[1] + " + at1) * " + Ext[2] +
+         " + at2];");
+  W.dedent();
+  W.close();
+  W.line("");
 }
 
 void Emitter::vecUpdateFunction() {
@@ -238,21 +320,38 @@ static std::string windowName(int64_t Row, int64_t Chunk) {
   return "nb_" + offsetName(Row) + "_" + offsetName(Chunk);
 }
 
-void Emitter::vecKernel() {
+void Emitter::vecKernel(const KernelPlan &K) {
   std::string V = vecType();
-  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring;
-  W.line("// One time step of the block's tile: reads plane `in`, writes "
-         "the interior cells of its");
-  W.line("// tile into plane `out`. Thread (x, y) owns vector x of rows "
-         "y * AN5D_CELLS .. + AN5D_CELLS - 1;");
-  W.line("// the first " + str(P.VecHaloLo) + " and last " +
-         str(P.VecHaloHi) +
-         " vectors of a row and the first " + str(P.Lo[1]) + " and last " +
-         str(P.Hi[1]) + " rows of a plane are halo (loaded, not computed).");
-  W.line("__global__ void " + launchBounds() + " an5d_kernel_vec(const " +
-         Elem + " *__restrict__ in, " + Elem +
-         " *__restrict__ out, int aligned" + gridParams() + scalarParams() +
-         ")");
+  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring, D = K.Degree;
+  const std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
+  const int64_t HaloLo = D * P.VecHaloLo, HaloHi = D * P.VecHaloHi;
+  if (D == 1) {
+    W.line("// One time step of the block's tile: reads plane `in`, writes "
+           "the interior cells of its");
+    W.line("// tile into plane `out`. Thread (x, y) owns vector x of rows "
+           "y * AN5D_CELLS .. + AN5D_CELLS - 1;");
+    W.line("// the first " + str(HaloLo) + " and last " + str(HaloHi) +
+           " vectors of a row and the first " + str(P.Lo[1]) + " and last " +
+           str(P.Hi[1]) + " rows of a plane are halo (loaded, not computed).");
+  } else {
+    W.line("// " + str(D) + " time steps of the block's tile: reads level 0 "
+           "from `in`, writes level " + str(D) + " of the");
+    W.line("// interior cells of its tile into `out`. Thread (x, y) owns "
+           "vector x of rows y * AN5D_CELLS ..");
+    W.line("// + AN5D_CELLS - 1 at every level; level L is valid " +
+           str(D) + " - L halos inside the loaded region (" +
+           str(P.VecHaloLo) + " + " + str(P.VecHaloHi) + " vectors");
+    W.line("// along " + It[2] + ", " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+           " rows along " + It[1] + " per halo; the threads' rows are level "
+           "1's). Cells outside the");
+    W.line("// interior keep, at odd levels, their value in `other` and at "
+           "even ones their value in `in`.");
+  }
+  W.line("__global__ void " + launchBounds() + " " + vecKernelName(D) +
+         "(const " + Elem + " *__restrict__ in, " + Elem +
+         " *__restrict__ out, " +
+         (D > 1 ? "const " + Elem + " *__restrict__ other, " : "") +
+         "int aligned" + gridParams() + scalarParams() + ")");
   W.open("");
   W.line("AN5D_DYNAMIC_SHARED(" + V + ", smem);");
   W.line("const int lane = (int)threadIdx.x; // this thread's vector in a row");
@@ -260,20 +359,32 @@ void Emitter::vecKernel() {
          "; // its first row in a shared plane");
   W.line("// The block loads " + It[1] + " from j_load and " + It[2] +
          " from k_load (a multiple of AN5D_VEC).");
-  W.line("const int j_load = " + First[1] + " + (int)blockIdx.y * AN5D_TILE_J" +
-         (P.Lo[1] ? " - " + str(P.Lo[1]) : std::string()) + ";");
+  int64_t RowHaloLo = D * P.Lo[1];
+  W.line("const int j_load = " + First[1] + " + (int)blockIdx.y * " + TileJ +
+         (RowHaloLo ? " - " + str(RowHaloLo) : std::string()) + ";");
   W.line("const int k_load = " + First[2] + " - " + First[2] +
-         " % AN5D_VEC + (int)blockIdx.x * AN5D_TILE_K" +
-         (P.VecHaloLo ? " - " + str(P.VecHaloLo) + " * AN5D_VEC"
-                      : std::string()) +
+         " % AN5D_VEC + (int)blockIdx.x * " + TileK +
+         (HaloLo ? " - " + str(HaloLo) + " * AN5D_VEC" : std::string()) +
          ";");
   W.line("const int " + It[1] + " = j_load + row0; // this thread's first cell");
   W.line("const int " + It[2] + " = k_load + lane * AN5D_VEC;");
-  W.line("const bool stores_k = lane >= " + str(P.VecHaloLo) +
-         " && lane < AN5D_BLOCK_X - " + str(P.VecHaloHi) + ";");
+  W.line("const bool stores_k = lane >= " + str(HaloLo) +
+         " && lane < AN5D_BLOCK_X - " + str(HaloHi) + ";");
   W.line("const bool whole_vector = stores_k && aligned && " + It[2] +
          " >= " + First[2] + " && " + It[2] + " + AN5D_VEC - 1 <= " +
          Last[2] + ";");
+  if (D > 1) {
+    W.line("const int j_tile = " + First[1] + " + (int)blockIdx.y * " +
+           TileJ + "; // the first row the block stores");
+    W.line("// All of the thread's cells are interior along " + It[1] +
+           " and " + It[2] + ": no cell keeps a boundary value.");
+    W.line("const bool cells_interior = " + It[1] + " >= " + First[1] +
+           " && " + It[1] + " + AN5D_CELLS - 1 <= " + Last[1] + " && " +
+           It[2] + " >= " + First[2] + " && " + It[2] +
+           " + AN5D_VEC - 1 <= " + Last[2] + ";");
+    W.line(V + " *const level_planes = smem + AN5D_VEC_PLANES * "
+           "AN5D_VEC_PLANE;");
+  }
   // The vectors the in-plane reads reach, relative to the thread's.
   std::set<int64_t> Chunks;
   for (const std::vector<int64_t> &O : A.ReadOffsets)
@@ -291,40 +402,60 @@ void Emitter::vecKernel() {
              ";");
   }
   W.line("// Rows: the block writes " + It[0] + " = row_first .. row_last; "
-         "level 0 streams from row_first - " + str(P.Lo[0]));
-  W.line("// to row_last + " + str(P.Hi[0]) + ", row " + It[0] +
-         " is computed when row " + It[0] + " + " + str(P.Hi[0]) +
-         " has landed.");
+         "level 0 streams from row_first - " + str(D * P.Lo[0]));
+  W.line("// to row_last + " + str(D * P.Hi[0]) + ", level L of row " +
+         It[0] + " is computed when row " + It[0] + " + L * " +
+         str(P.Hi[0]) + " has landed.");
   W.line("const int row_first = " + First[0] +
          " + (int)blockIdx.z * AN5D_STREAM_BLOCK;");
   W.line("const int row_last = min(row_first + AN5D_STREAM_BLOCK - 1, " +
          Last[0] + ");");
-  W.line("const int stream_last = " + plus("row_last", P.Hi[0]) + ";");
-  W.line("int " + It[0] + " = " + plus("row_first", -P.Lo[0]) +
+  W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
+  W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row whose copy is awaited next");
   W.line("int plane_in = 0; // its shared plane");
-  W.line("// own_S[_cC]: the thread's vector of row C of the row in ring "
-         "slot S (row - first row) mod " + str(Ring) + ".");
-  for (int64_t Slot = 0; Slot < Ring; ++Slot) {
-    std::string Decl;
-    for (int64_t Ci = 0; Ci < C; ++Ci)
-      Decl += std::string(Ci ? ", " : "") + ownName(Slot, Ci);
-    W.line(V + " " + Decl + ";");
+  if (D > 1 && P.VecLevelRing) {
+    W.line("// Level L of the row computed now goes to slot level_in of "
+           "level L's planes; level L + 1");
+    W.line("// reads the one computed " + str(P.Hi[0]) +
+           " rows before, in slot level_back.");
+    W.line("int level_in = 0, level_back = 1;");
   }
+  W.line("// own_S[_cC]: the thread's vector of row C of the row in ring "
+         "slot S (row - first row) mod " + str(Ring) + " at level 0" +
+         (D > 1 ? "; lvL_S[_cC] the same at level L" : "") + ".");
+  for (int64_t Level = 0; Level < D; ++Level)
+    for (int64_t Slot = 0; Slot < Ring; ++Slot) {
+      std::string Decl;
+      for (int64_t Ci = 0; Ci < C; ++Ci)
+        Decl += std::string(Ci ? ", " : "") + ringName(Level, Slot, Ci);
+      W.line(V + " " + Decl + ";");
+    }
   W.line("for (int ahead = 0; ahead < AN5D_PREFETCH; ++ahead)");
   W.indent();
   W.line(vecCopyCall("smem + ahead * AN5D_VEC_PLANE", It[0] + " + ahead"));
   W.dedent();
   W.open("for (;;)");
   for (int64_t Q = 0; Q < Ring; ++Q)
-    vecRow(Q);
+    vecRow(Q, K);
   W.close();
   W.close();
   W.line("");
 }
 
+std::string Emitter::vecTileMacro(const KernelPlan &K,
+                                  const std::string &Dim) const {
+  return std::string(K.Degree == 1 ? "AN5D_TILE_" : "AN5D_BT_TILE_") + Dim;
+}
+
+std::string Emitter::ringName(int64_t Level, int64_t Slot,
+                              int64_t Cell) const {
+  return (Level ? "lv" + str(Level) + "_" : std::string("own_")) + str(Slot) +
+         (Cell ? "_c" + str(Cell) : "");
+}
+
 std::string Emitter::ownName(int64_t Slot, int64_t Cell) const {
-  return "own_" + str(Slot) + (Cell ? "_c" + str(Cell) : "");
+  return ringName(0, Slot, Cell);
 }
 
 std::string Emitter::vecCopyCall(const std::string &Dst,
@@ -334,8 +465,8 @@ std::string Emitter::vecCopyCall(const std::string &Dst,
          Ext[2] + ");";
 }
 
-void Emitter::vecRow(int64_t Q) {
-  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring;
+void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
+  const int64_t C = P.Cells, Ring = P.Ring;
   const std::string &I = It[0];
   W.line("// ---- unrolled row " + str(Q) + " of " + str(Ring) +
          " (ring slot " + str(Q) + ") ----");
@@ -353,30 +484,68 @@ void Emitter::vecRow(int64_t Q) {
   for (int64_t Ci = 0; Ci < C; ++Ci)
     W.line(ownName(Q, Ci) + " = plane_" + str(Q) + "[" +
            (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : "") + "lane];");
-  int64_t Centre = mod(Q - P.Hi[0], Ring);
-  W.open("if (" + plus(I, -P.Hi[0]) + " >= row_first)");
-  W.line("// row " + plus(I, -P.Hi[0]) + ": its in-plane neighbours from its "
-         "shared plane");
-  W.line("const " + vecType() + " *const centre = smem + (plane_in + " +
-         str(P.VecPlanes - P.Hi[0]) + ") % AN5D_VEC_PLANES * AN5D_VEC_PLANE "
-         "+ row0 * AN5D_BLOCK_X;");
+  for (int64_t Level = 1; Level <= K.Degree; ++Level)
+    vecLevel(Q, K, Level);
+  W.line("++" + I + ";");
+  W.line("plane_in = plane_in + 1 == AN5D_VEC_PLANES ? 0 : plane_in + 1;");
+  if (K.Degree > 1 && P.VecLevelRing) {
+    W.line("level_in = level_back;");
+    W.line("level_back = level_back + 1 == AN5D_LEVEL_RING ? 0 : "
+           "level_back + 1;");
+  }
+}
+
+void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
+  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring, D = K.Degree;
+  const std::string &I = It[0];
+  const std::string Row = plus(I, -Level * P.Hi[0]);
+  // Level L of row `Row` is needed from row_first - (D - L) * lo_0 on.
+  int64_t Needed = -(D - Level) * P.Lo[0];
+  if (Level == D)
+    W.open("if (" + Row + " >= row_first)");
+  else
+    W.open("if (" + Row + " >= " + plus("row_first", Needed) + ")");
+  int64_t Centre = mod(Q - Level * P.Hi[0], Ring);
+  if (Level == 1) {
+    W.line("// " + (D > 1 ? "level 1 of " : std::string()) + "row " + Row +
+           ": its in-plane neighbours from its shared plane");
+    W.line("const " + vecType() + " *const centre = smem + (plane_in + " +
+           str(P.VecPlanes - P.Hi[0]) + ") % AN5D_VEC_PLANES * "
+           "AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
+  } else if (P.VecLevelRing) {
+    W.line("// level " + str(Level) + " of row " + Row + ": level " +
+           str(Level - 1) + " of its in-plane neighbours from the shared "
+           "plane it went to");
+    W.line("const " + vecType() + " *const centre = " +
+           levelPlane(Level - 1, "level_back") + ";");
+  } else {
+    W.line("// level " + str(Level) + " of row " + Row + ": level " +
+           str(Level - 1) + " of its in-plane neighbours through a shared "
+           "plane");
+    W.line(vecType() + " *const centre = level_planes + " +
+           str((Level - 2) % 2) + " * AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
+    for (int64_t Ci = 0; Ci < C; ++Ci)
+      W.line("centre[" + (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : std::string()) +
+             "lane] = " + ringName(Level - 1, Centre, Ci) + ";");
+    W.line("__syncthreads();");
+  }
   // Every input of every cell, and the shared vectors they need.
   std::vector<std::vector<int64_t>> Offsets = uniqueOffsets(A.ReadOffsets);
   std::vector<std::pair<int64_t, int64_t>> Windows;
   auto source = [&](const std::vector<int64_t> &O, int64_t Ci,
                     int64_t Vi) -> VecSource {
     if (O[1] == 0 && O[2] == 0)
-      return {ownName(mod(Centre + O[0], Ring), Ci), Vi};
+      return {ringName(Level - 1, mod(Centre + O[0], Ring), Ci), Vi};
     assert(O[0] == 0 && "a star stencil reads other columns in its plane");
-    int64_t Row = Ci + O[1], Pos = Vi + O[2];
+    int64_t InRow = Ci + O[1], Pos = Vi + O[2];
     int64_t Ch = vectorOf(Pos, Vk);
     int64_t Comp = Pos - Ch * Vk;
-    if (Ch == 0 && Row >= 0 && Row < C)
-      return {ownName(Centre, Row), Comp};
-    std::pair<int64_t, int64_t> Win{Row, Ch};
+    if (Ch == 0 && InRow >= 0 && InRow < C)
+      return {ringName(Level - 1, Centre, InRow), Comp};
+    std::pair<int64_t, int64_t> Win{InRow, Ch};
     if (std::find(Windows.begin(), Windows.end(), Win) == Windows.end())
       Windows.push_back(Win);
-    return {windowName(Row, Ch), Comp};
+    return {windowName(InRow, Ch), Comp};
   };
   std::vector<std::vector<std::string>> Args(C * Vk);
   for (int64_t Ci = 0; Ci < C; ++Ci)
@@ -387,47 +556,84 @@ void Emitter::vecRow(int64_t Q) {
                                      Components[Src.Component]);
       }
   std::sort(Windows.begin(), Windows.end());
-  for (const auto &[Row, Ch] : Windows) {    std::string RowText = Row == 0 ? std::string("")
-                          : Row < 0 ? "-" + str(-Row) + " * AN5D_BLOCK_X + "
-                                    : str(Row) + " * AN5D_BLOCK_X + ";
-    W.line("const " + vecType() + " " + windowName(Row, Ch) + " = centre[" +
+  for (const auto &[WRow, Ch] : Windows) {
+    std::string RowText = WRow == 0 ? std::string("")
+                          : WRow < 0 ? "-" + str(-WRow) + " * AN5D_BLOCK_X + "
+                                     : str(WRow) + " * AN5D_BLOCK_X + ";
+    W.line("const " + vecType() + " " + windowName(WRow, Ch) + " = centre[" +
            RowText + laneName(Ch) + "];");
   }
   for (int64_t Ci = 0; Ci < C; ++Ci) {
     std::string Values;
     for (int64_t Vi = 0; Vi < Vk; ++Vi) {
       std::string Call = "an5d_update(";
-      for (size_t K = 0; K < Args[Ci * Vk + Vi].size(); ++K)
-        Call += (K ? ", " : "") + Args[Ci * Vk + Vi][K];
+      for (size_t Arg = 0; Arg < Args[Ci * Vk + Vi].size(); ++Arg)
+        Call += (Arg ? ", " : "") + Args[Ci * Vk + Vi][Arg];
       Values += std::string(Vi ? ", " : "") + Call + scalarArgs() + ")";
     }
-    W.line("const " + vecType() + " value" + (Ci ? "_c" + str(Ci) : "") +
-           " = make_" + vecType() + "(" + Values + ");");
+    std::string Target = Level == D ? "const " + vecType() + " value" +
+                                          (Ci ? "_c" + str(Ci) : "")
+                                    : ringName(Level, Centre, Ci);
+    W.line(Target + " = make_" + vecType() + "(" + Values + ");");
   }
-  vecStores();
+  if (Level == D) {
+    vecStores(K);
+  } else {
+    vecKeep(Level, Centre, Row);
+    if (P.VecLevelRing) {
+      W.line(vecType() + " *const level_out = " +
+             levelPlane(Level, "level_in") + ";");
+      for (int64_t Ci = 0; Ci < C; ++Ci)
+        W.line("level_out[" +
+               (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : std::string()) +
+               "lane] = " + ringName(Level, Centre, Ci) + ";");
+    }
+  }
   W.close();
-  W.line("++" + I + ";");
-  W.line("plane_in = plane_in + 1 == AN5D_VEC_PLANES ? 0 : plane_in + 1;");
 }
 
-void Emitter::vecStores() {
-  const std::string &J = It[1], &K = It[2];
-  std::string Row = plus(It[0], -P.Hi[0]);
+std::string Emitter::levelPlane(int64_t Level, const std::string &Slot) const {
+  std::string Plane = Level > 1 ? "(" + str(Level - 1) +
+                                      " * AN5D_LEVEL_RING + " + Slot + ")"
+                                : Slot;
+  return "level_planes + " + Plane + " * AN5D_VEC_PLANE + row0 * "
+         "AN5D_BLOCK_X";
+}
+
+void Emitter::vecKeep(int64_t Level, int64_t Slot, const std::string &Row) {
+  W.open("if (!cells_interior || " + Row + " < " + First[0] + " || " + Row +
+         " > " + Last[0] + ")");
+  std::string Plane = Level % 2 ? "other" : "in";
+  for (int64_t Ci = 0; Ci < P.Cells; ++Ci)
+    for (int64_t Vi = 0; Vi < P.VecK; ++Vi)
+      W.line("an5d_keep(" + ringName(Level, Slot, Ci) + "." + Components[Vi] +
+             ", " + Plane + ", " + Row + ", " + plus(It[1], Ci) + ", " +
+             plus(It[2], Vi) + gridArgs() + ");");
+  W.close();
+}
+
+void Emitter::vecStores(const KernelPlan &K) {
+  const std::string &J = It[1], &Kx = It[2];
+  std::string Row = plus(It[0], -K.Degree * P.Hi[0]);
   W.line("// stores: whole vectors inside the interior, else cell by cell");
   for (int64_t Ci = 0; Ci < P.Cells; ++Ci) {
     std::string Jc = plus(J, Ci);
     std::string Value = "value" + (Ci ? "_c" + str(Ci) : std::string());
-    W.open("if (" + Jc + " <= " + Last[1] + ")");
+    std::string InTile =
+        K.Degree == 1 ? std::string()
+                      : Jc + " >= j_tile && " + Jc + " < j_tile + " +
+                            vecTileMacro(K, "J") + " && ";
+    W.open("if (" + InTile + Jc + " <= " + Last[1] + ")");
     W.line(Elem + " *const cell = out + ((long)(" + Row + ") * " + Ext[1] +
-           " + " + Jc + ") * " + Ext[2] + " + " + K + ";");
+           " + " + Jc + ") * " + Ext[2] + " + " + Kx + ";");
     W.line("if (whole_vector)");
     W.indent();
     W.line("*(" + vecType() + " *)cell = " + Value + ";");
     W.dedent();
     W.open("else if (stores_k)");
     for (int64_t Vi = 0; Vi < P.VecK; ++Vi) {
-      W.line("if (" + plus(K, Vi) + " >= " + First[2] + " && " +
-             plus(K, Vi) + " <= " + Last[2] + ")");
+      W.line("if (" + plus(Kx, Vi) + " >= " + First[2] + " && " +
+             plus(Kx, Vi) + " <= " + Last[2] + ")");
       W.indent();
       W.line("cell[" + str(Vi) + "] = " + Value + "." + Components[Vi] + ";");
       W.dedent();
@@ -437,23 +643,104 @@ void Emitter::vecStores() {
   }
 }
 
-void Emitter::vecLaunchFunction() {
-  oneStepLaunchHead("an5d_launch_vec");
+void Emitter::vecLaunchFunction(const KernelPlan &K) {
+  const int64_t D = K.Degree;
+  std::string Name = D == 1 ? "an5d_launch_vec" : "an5d_launch_vec_bt";
+  W.line(D == 1 ? "// Launches one time step over the whole interior: reads "
+                  "`in`, writes the interior of"
+                : "// Launches AN5D_BT time steps over the whole interior: "
+                  "reads `in`, writes the interior of");
+  W.line("// `out` (its boundary stays as the C loop leaves it)." +
+         std::string(D > 1 ? " `other`: the plane" : ""));
+  if (D > 1)
+    W.line("// the odd steps of the launch read in the C loop (boundary "
+           "values of odd levels).");
+  W.line("static void " + Name + "(const " + Elem + " *in, " + Elem + " *out" +
+         (D > 1 ? ", const " + Elem + " *other" : "") + gridParams() +
+         scalarParams() + ")");
+  W.open("");
   W.line("// Vector copies and stores need rows whose length is a multiple of "
          "AN5D_VEC (cudaMalloc");
   W.line("// aligns the grid, so every row then starts on a vector).");
   W.line("const int aligned = " + Ext[2] + " % AN5D_VEC == 0;");
   W.line("const int k_start = " + First[2] + " - " + First[2] +
          " % AN5D_VEC;");
-  W.line("const dim3 blocks((" + Last[2] +
-         " + 1 - k_start + AN5D_TILE_K - 1) / AN5D_TILE_K, (" + Last[1] +
-         " - " + First[1] + " + AN5D_TILE_J) / AN5D_TILE_J, (" + Last[0] +
-         " - " + First[0] + " + AN5D_STREAM_BLOCK) / AN5D_STREAM_BLOCK);");
-  W.line("AN5D_LAUNCH(an5d_kernel_vec, blocks, dim3(AN5D_BLOCK_X, "
-         "AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, grid + in_plane * plane, grid + "
-         "(in_plane ^ 1) * plane, aligned" +
-         gridArgs() + scalarArgs() + ");");
+  std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
+  W.line("const dim3 blocks((" + Last[2] + " + 1 - k_start + " + TileK +
+         " - 1) / " + TileK + ", (" + Last[1] + " - " + First[1] + " + " +
+         TileJ + ") / " + TileJ + ", (" + Last[0] + " - " + First[0] +
+         " + AN5D_STREAM_BLOCK) / AN5D_STREAM_BLOCK);");
+  W.line("AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, dim3(AN5D_BLOCK_X, "
+         "AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
+         (D > 1 ? "other, " : "") + "aligned" + gridArgs() + scalarArgs() +
+         ");");
   W.line("AN5D_CHECK(cudaGetLastError());");
+  W.close();
+  W.line("");
+}
+
+void Emitter::vecStepsFunction() {
+  W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
+         "planes `grid`;");
+  W.line("// returns the number of launches.");
+  W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
+         stepsParams() + ")");
+  W.open("");
+  sharedMemoryOptIn();
+  std::string Plane = "(long)" + Ext[0] + " * " + Ext[1] + " * " + Ext[2];
+  W.line("const long plane = " + Plane + ";");
+  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
+         str(P.WriteShift) + " (the write plane is (t + w) % 2).");
+  W.line("int in_plane = " + readPlaneOf("t_first") + ";");
+  W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
+         "the next step");
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Single = "steps";
+  if (P.BT > 1) {
+    W.line("// Launches of AN5D_BT steps while more than 2 steps remain: the "
+           "last ones go one");
+    W.line("// step per launch, so the plane not written last holds step "
+           "t_last - 1.");
+    W.line("const long full = steps > 2 ? (steps - 2) / AN5D_BT : 0;");
+    if (P.BT % 2 == 0) {
+      W.line("// An even degree ends on the parity it starts from, so its "
+             "launches alternate between");
+      W.line("// plane in_plane and a copy of it (whose boundary is the one "
+             "even levels keep).");
+      W.line(Elem + " *third = NULL;");
+      W.open("if (full > 0)");
+      W.line("AN5D_CHECK(cudaMalloc((void **)&third, plane * sizeof(" + Elem +
+             ")));");
+      W.line("AN5D_CHECK(cudaMemcpy(third, in, plane * sizeof(" + Elem +
+             "), cudaMemcpyDeviceToDevice));");
+      W.close();
+    }
+    W.open("for (long launch = 0; launch < full; ++launch)");
+    W.line(Elem + " *const out = " +
+           (P.BT % 2 == 0 ? std::string("in == third ? grid + in_plane * "
+                                        "plane : third")
+                          : std::string("grid + (in_plane ^ 1) * plane")) +
+           ";");
+    W.line("an5d_launch_vec_bt(in, out, grid + (in_plane ^ 1) * plane" +
+           Args + ");");
+    W.line("in = out;");
+    if (P.BT % 2)
+      W.line("in_plane ^= 1;");
+    W.close();
+    Single = "steps - full * AN5D_BT";
+  }
+  W.open("for (long left = " + Single + "; left > 0; --left)");
+  W.line("an5d_launch_vec(in, grid + (in_plane ^ 1) * plane" + Args + ");");
+  W.line("in_plane ^= 1;");
+  W.line("in = grid + in_plane * plane;");
+  W.close();
+  if (P.BT > 1 && P.BT % 2 == 0) {
+    W.line("if (third != NULL)");
+    W.indent();
+    W.line("AN5D_CHECK(cudaFree(third)); // waits for the launches");
+    W.dedent();
+  }
+  W.line(P.BT > 1 ? "return full + steps - full * AN5D_BT;" : "return steps;");
   W.close();
   W.line("");
 }

@@ -258,11 +258,6 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   if (!Error.empty())
     return false;
   P.Kernel = KernelKind::Star;
-  if (P.BT != 1) {
-    Error = V + " computes one time step per launch; use -bT 1 (or drop "
-                "--kvec for temporal blocking)";
-    return false;
-  }
   if (P.HaloRows) {
     Error = V + " copies every row of level 0, the halo rows included; "
                 "drop --halo-rows";
@@ -271,11 +266,24 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.VecK = Opts.VecK;
   P.VecHaloLo = ceilDiv(P.Lo[2], P.VecK);
   P.VecHaloHi = ceilDiv(P.Hi[2], P.VecK);
-  int64_t Halo = P.VecHaloLo + P.VecHaloHi;
+  // Level L of a degree-bT launch is valid bT - L halos inside the loaded
+  // region: along k in whole vectors, along j in rows beyond the threads'.
+  int64_t Halo = P.BT * (P.VecHaloLo + P.VecHaloHi);
+  int64_t RowHalo = (P.BT - 1) * (P.Lo[1] + P.Hi[1]);
   if (P.BS[0] < 1 || P.BS[1] <= Halo) {
-    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + ": a block needs "
-            "more than " + std::to_string(Halo) + " threads along X (the "
-            "vectors of its halo along k) and at least one along Y";
+    Error = "-bS " + userBlockSizes(P.BS) + " with " + V +
+            (P.BT > 1 ? " and -bT " + std::to_string(P.BT) : "") +
+            ": a block needs more than " + std::to_string(Halo) +
+            " threads along X (the vectors of its halo along k" +
+            (P.BT > 1 ? ", bT times" : "") + ") and at least one along Y";
+    return false;
+  }
+  if (P.span(0) <= RowHalo) {
+    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
+            std::to_string(P.BT) + ": a block's " + std::to_string(P.span(0)) +
+            " rows along Y (threads x --cells) lose " +
+            std::to_string(RowHalo) + " to the halo of levels 1 .. bT - 1 "
+            "and keep none; use more rows or a smaller -bT";
     return false;
   }
   P.Threads = P.BS[0] * P.BS[1];
@@ -288,22 +296,37 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
   P.SharedRows = {0};
   P.VecPlanes = P.Prefetch + P.Hi[0] + 2;
+  // Level L's row is read by level L + 1 hi_0 rows later: a ring of hi_0 + 1
+  // planes per level needs no __syncthreads but the row's first.
+  P.VecLevelRing = P.Hi[0] ? P.Hi[0] + 1 : 0;
+  P.VecLevelPlanes = P.Hi[0] ? (P.BT - 1) * P.VecLevelRing
+                             : std::min<int64_t>(P.BT - 1, 2);
   P.SharedExtent = {P.span(0) + P.Lo[1] + P.Hi[1], P.BS[1] * P.VecK};
   P.SharedPlaneCells = P.SharedExtent[0] * P.SharedExtent[1];
-  P.SharedBytes = P.VecPlanes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
+  int64_t Planes = P.VecPlanes + P.VecLevelPlanes;
+  P.SharedBytes = Planes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
   if (P.SharedBytes > MaxSharedBytes) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
             std::to_string(P.SharedBytes) + " bytes of shared memory per "
-            "block (" + std::to_string(P.VecPlanes) + " planes of " +
+            "block (" + std::to_string(Planes) + " planes of " +
             joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) +
             "); the limit is " + std::to_string(MaxSharedBytes) +
             " bytes (227 KiB), use a smaller -bS, --cells or --prefetch";
     return false;
   }
-  KernelPlan K;
-  K.Tile = {P.span(0), (P.BS[1] - Halo) * P.VecK};
-  K.Unroll = P.Ring;
-  P.Kernels = {K};
+  // Degree 1 serves the last steps of every run (both planes end as the C
+  // loop leaves them); degree bT the others.
+  auto kernelOfDegree = [&P](int64_t Degree) {
+    KernelPlan K;
+    K.Degree = Degree;
+    K.Tile = {P.span(0) - (Degree - 1) * (P.Lo[1] + P.Hi[1]),
+              (P.BS[1] - Degree * (P.VecHaloLo + P.VecHaloHi)) * P.VecK};
+    K.Unroll = P.Ring;
+    return K;
+  };
+  P.Kernels = {kernelOfDegree(1)};
+  if (P.BT > 1)
+    P.Kernels.push_back(kernelOfDegree(P.BT));
   return true;
 }
 
@@ -603,6 +626,9 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
        << "thread and row (" << VecK * elemTypeBytes(Elem) << " bytes), "
        << VecHaloLo << " + " << VecHaloHi << " halo vectors per row\n";
     OS << "  shared planes: " << VecPlanes << " of " << joinX(SharedExtent)
+       << (VecLevelPlanes ? " + " + std::to_string(VecLevelPlanes) +
+                                " for levels 1 .. bT - 1"
+                          : std::string())
        << ", " << SharedBytes << " bytes\n";
     for (const KernelPlan &K : Kernels)
       OS << "  degree " << K.Degree << ": tile " << joinX(K.Tile) << " x "

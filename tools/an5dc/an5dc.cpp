@@ -259,9 +259,11 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
 /// The plan of PO with the vector-cell parameters the user left out taken
 /// from the shape that measured fastest for the 3D stars on an H200
 /// (docs/performance.md): bT 1, -bS 32,8, --sl 64, --cells 2; Defaults
-/// lists those taken. False after reporting makePlan's error.
+/// lists those taken. False when makePlan fails, after reporting its error
+/// when Report.
 bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
-                     PlanOptions PO, Plan &P, std::string &Defaults) {
+                     PlanOptions PO, Plan &P, std::string &Defaults,
+                     bool Report = true) {
   auto fill = [&](const cl::Option &O, const std::string &Text,
                   const auto &Set) {
     if (O.getNumOccurrences())
@@ -276,7 +278,8 @@ bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
   std::string Error;
   if (makePlan(S, A, PO, P, Error))
     return true;
-  llvm::errs() << "an5dc: error: " << Error << "\n";
+  if (Report)
+    llvm::errs() << "an5dc: error: " << Error << "\n";
   return false;
 }
 
@@ -312,8 +315,8 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A,
 /// --autotune's vector-cell candidate: --kvec's vector (by default 16
 /// bytes) planned by planVectorCells, appended to Plans. Without --kvec
 /// only where vector cells apply (3D, diagonal-access free, the star or
-/// auto kernel, bT 1 if -bT is given, no --halo-rows); with it, makePlan
-/// says why not. The model does not rank it; the program's first run times
+/// auto kernel, no --halo-rows) and the block keeps a tile at -bT's
+/// degree; with it, makePlan says why not. The model does not rank it; the program's first run times
 /// it with the others. False after reporting an error.
 bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                         PlanOptions PO, std::vector<Plan> &Plans) {
@@ -325,13 +328,14 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                  vectorRefusal(S, A, PO.VecK, Where).empty() &&
                  (PO.Kernel == KernelKind::Auto ||
                   PO.Kernel == KernelKind::Star) &&
-                 (!BlockT.getNumOccurrences() || PO.BT == 1) && !PO.HaloRows;
+                 !PO.HaloRows;
   if (!Asked && !Applies)
     return true;
   Plan P;
   std::string Defaults;
-  if (!planVectorCells(S, A, PO, P, Defaults))
-    return false;
+  if (!planVectorCells(S, A, PO, P, Defaults, /*Report=*/Asked))
+    return !Asked; // a candidate the user did not ask for is left out
+
   P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
              " (the shape measured fastest for the 3D stars on an H200; not "
