@@ -71,7 +71,7 @@ cl::opt<bool> HaloRowsOpt(
 
 cl::opt<int> VecOpt(
     "kvec",
-    cl::desc("3D star stencils at -bT 1: adjacent cells each thread "
+    cl::desc("3D star stencils: adjacent cells each thread "
              "computes along the innermost dimension, copied, read and "
              "stored as one vector (4 for float, 2 for double; default 1, "
              "off)"),
