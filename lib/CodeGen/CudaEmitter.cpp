@@ -687,7 +687,7 @@ std::string Emitter::stepsArgs() const {
   return Args + scalarArgs();
 }
 
-void Emitter::stepsFunction() {
+void Emitter::stepsFunctionHead() {
   W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
          "planes `grid`;");
   W.line("// returns the number of launches.");
@@ -695,6 +695,17 @@ void Emitter::stepsFunction() {
          stepsParams() + ")");
   W.open("");
   sharedMemoryOptIn();
+}
+
+void Emitter::planeSizeLine() {
+  std::string Plane = "(long)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Plane += " * " + Ext[Dm];
+  W.line("const long plane = " + Plane + ";");
+}
+
+void Emitter::stepsFunction() {
+  stepsFunctionHead();
   if (!oneStepLaunches())
     launchSchedule();
   std::string Logical = readPlaneOf("step");

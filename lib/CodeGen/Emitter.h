@@ -161,11 +161,15 @@ private:
   std::string vecType() const;
   /// The ring register of level Level, slot Slot and cell (row) Cell.
   std::string ringName(int64_t Level, int64_t Slot, int64_t Cell) const;
-  std::string ownName(int64_t Slot, int64_t Cell) const;
   /// One launch per step (naive scheme): an5d_steps calls its launch
   /// function, no degree schedule (vector cells: vecStepsFunction).
   bool oneStepLaunches() const { return P.Run == Scheme::Naive; }
   void launchFunction();
+  /// The opening of an5d_steps: comment, signature, the shared-memory
+  /// opt-in; the caller closes it.
+  void stepsFunctionHead();
+  /// "const long plane = <cells of one plane>;".
+  void planeSizeLine();
   /// cudaFuncSetAttribute for every kernel when AN5D_SM_BYTES > 48 KiB.
   void sharedMemoryOptIn();
   /// The plane step Step reads: (Step + w - 1) mod 2, as an int.

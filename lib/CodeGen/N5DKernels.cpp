@@ -323,10 +323,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   } else {
     W.line("// Every read is in this thread's own column: no shared memory.");
   }
-  std::string Plane = "(long)" + Ext[0];
-  for (unsigned Dm = 1; Dm < N; ++Dm)
-    Plane += " * " + Ext[Dm];
-  W.line("const long plane = " + Plane + ";");
+  planeSizeLine();
   W.line("const " + Elem + " *in = grid + in_plane * plane;");
   W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
   W.line("// This thread's cell: the block's output tile starts at tile_*, "

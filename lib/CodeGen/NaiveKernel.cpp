@@ -90,10 +90,7 @@ void Emitter::oneStepLaunchHead(const std::string &Name) {
   W.line("static void " + Name + "(" + Elem + " *grid, int in_plane" +
          gridParams() + scalarParams() + ")");
   W.open("");
-  std::string Plane = "(long)" + Ext[0];
-  for (unsigned D = 1; D < N; ++D)
-    Plane += " * " + Ext[D];
-  W.line("const long plane = " + Plane + ";");
+  planeSizeLine();
 }
 
 void Emitter::naiveLaunchFunction() {

@@ -454,10 +454,6 @@ std::string Emitter::ringName(int64_t Level, int64_t Slot,
          (Cell ? "_c" + str(Cell) : "");
 }
 
-std::string Emitter::ownName(int64_t Slot, int64_t Cell) const {
-  return ringName(0, Slot, Cell);
-}
-
 std::string Emitter::vecCopyCall(const std::string &Dst,
                                  const std::string &Row) const {
   return "an5d_copy_row(" + Dst + ", in, " + Row +
@@ -482,7 +478,7 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   W.line("const " + vecType() + " *const plane_" + str(Q) +
          " = smem + plane_in * AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
   for (int64_t Ci = 0; Ci < C; ++Ci)
-    W.line(ownName(Q, Ci) + " = plane_" + str(Q) + "[" +
+    W.line(ringName(0, Q, Ci) + " = plane_" + str(Q) + "[" +
            (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : "") + "lane];");
   for (int64_t Level = 1; Level <= K.Degree; ++Level)
     vecLevel(Q, K, Level);
@@ -680,15 +676,8 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
 }
 
 void Emitter::vecStepsFunction() {
-  W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
-         "planes `grid`;");
-  W.line("// returns the number of launches.");
-  W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
-         stepsParams() + ")");
-  W.open("");
-  sharedMemoryOptIn();
-  std::string Plane = "(long)" + Ext[0] + " * " + Ext[1] + " * " + Ext[2];
-  W.line("const long plane = " + Plane + ";");
+  stepsFunctionHead();
+  planeSizeLine();
   W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
          str(P.WriteShift) + " (the write plane is (t + w) % 2).");
   W.line("int in_plane = " + readPlaneOf("t_first") + ";");
