@@ -114,7 +114,8 @@ struct Plan {
   /// VecK adjacent cells along k (one 8- or 16-byte vector) in each of its
   /// Cells rows along j. Level 0 arrives by vector copies into a ring of
   /// VecPlanes shared planes of SharedExtent[0] rows (BS[0] * Cells +
-  /// lo_1 + hi_1) x BS[1] vectors, read in place:
+  /// lo_1 + hi_1) x BS[1] + VecHaloLo + VecHaloHi vectors, read in place
+  /// (every thread computes: the halo is copied, not held by threads):
   /// the in-plane neighbours of VecK cells are a few vector loads, the
   /// rows above and below come from a register ring. At bT > 1 levels
   /// 1 .. bT - 1 keep a register ring each and pass the current row's
@@ -134,7 +135,7 @@ struct Plan {
   /// so a plane's copy never lands while a thread may still read it).
   int64_t VecPlanes = 0;
   /// Vector cells: halo vectors per row along k, before and after the
-  /// stored ones (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
+  /// threads' ones in a shared plane (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
   int64_t VecHaloLo = 0, VecHaloHi = 0;
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;

@@ -147,6 +147,9 @@ private:
   /// The thread's first vector in slot Slot (an expression) of level
   /// Level's shared planes (Plan::VecLevelRing).
   std::string levelPlane(int64_t Level, const std::string &Slot) const;
+  /// Index of the vector Row rows below (above, if negative) and at lane
+  /// Lane, from a thread's first vector in a shared plane.
+  static std::string vecIndex(int64_t Row, const std::string &Lane);
   /// Cells of level Level in ring slot Slot (row Row) outside the interior
   /// keep their boundary value.
   void vecKeep(int64_t Level, int64_t Slot, const std::string &Row);

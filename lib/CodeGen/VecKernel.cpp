@@ -20,6 +20,9 @@ using namespace an5d::codegen;
 
 static const char *const Components[] = {"x", "y", "z", "w"};
 
+/// The thread's first vector in a shared plane, from the plane's start.
+static const char *const VecRowBase = "row0 * AN5D_VEC_WIDTH + AN5D_HALO_K";
+
 std::string Emitter::vecType() const { return Elem + str(P.VecK); }
 
 /// an5d_update's parameter for the read at offset O: v_<i>_<j>_<k>.
@@ -116,7 +119,8 @@ void Emitter::vecParameters() {
                  "AN5D_THREADS",      "AN5D_CELLS",    "AN5D_VEC",
                  "AN5D_TILE_J",       "AN5D_TILE_K",   "AN5D_VEC_ROWS",
                  "AN5D_VEC_PLANE",    "AN5D_VEC_PLANES", "AN5D_PREFETCH",
-                 "AN5D_SM_BYTES",     "AN5D_MIN_BLOCKS", "AN5D_COPIES"};
+                 "AN5D_SM_BYTES",     "AN5D_MIN_BLOCKS", "AN5D_COPIES",
+                 "AN5D_HALO_K",       "AN5D_VEC_WIDTH"};
   if (P.BT > 1)
     ParamMacros.insert(ParamMacros.end(),
                        {"AN5D_BT", "AN5D_BT_TILE_J", "AN5D_BT_TILE_K",
@@ -139,36 +143,41 @@ void Emitter::vecParameters() {
   W.raw("#define AN5D_TILE_J " + str(K.Tile[0]) + " /* cells a block "
         "stores along " + It[1] + " */");
   W.raw("#define AN5D_TILE_K " + str(K.Tile[1]) + " /* along " + It[2] +
-        ": AN5D_BLOCK_X - " + str(P.VecHaloLo) + " - " + str(P.VecHaloHi) +
-        " halo vectors, times AN5D_VEC */");
+        ": AN5D_BLOCK_X x AN5D_VEC (the halo is copied, not computed) */");
   if (P.BT > 1) {
     const KernelPlan &B = P.Kernels.back();
     W.raw("#define AN5D_BT_TILE_J " + str(B.Tile[0]) + " /* the same for " +
           vecKernelName(P.BT) + ": AN5D_BLOCK_Y * AN5D_CELLS - (AN5D_BT - 1)"
           " * " + str(P.Lo[1] + P.Hi[1]) + " */");
     W.raw("#define AN5D_BT_TILE_K " + str(B.Tile[1]) + " /* (AN5D_BLOCK_X - "
-          "AN5D_BT * " + str(P.VecHaloLo + P.VecHaloHi) +
+          "(AN5D_BT - 1) * " + str(P.VecHaloLo + P.VecHaloHi) +
           " halo vectors) * AN5D_VEC */");
   }
   minBlocksDefine();
   W.line("");
   W.line("// Shared memory: a ring of AN5D_VEC_PLANES planes of level 0, "
          "each AN5D_VEC_ROWS rows along " + It[1]);
-  W.line("// (the block's and " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
-         " beside it) of AN5D_BLOCK_X vectors; row " + It[0] +
-         " of the stream lands in plane");
+  W.line("// (the threads' and " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
+         " beside them) of AN5D_VEC_WIDTH vectors (the threads' and " +
+         str(P.VecHaloLo) + " + " + str(P.VecHaloHi) + " beside");
+  W.line("// them); row " + It[0] + " of the stream lands in plane");
   W.line("// (" + It[0] + " - first row) mod AN5D_VEC_PLANES, "
          "AN5D_PREFETCH rows before it is used.");
   W.raw("#define AN5D_VEC_ROWS " + str(P.SharedExtent[0]) + " /* " + str(P.BS[0]) +
         " x " + str(P.Cells) + " + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
         " */");
-  W.raw("#define AN5D_VEC_PLANE (AN5D_VEC_ROWS * AN5D_BLOCK_X)");
+  W.raw("#define AN5D_HALO_K " + str(P.VecHaloLo) + " /* halo vectors "
+        "before the threads' in a plane row: ceil(" + str(P.Lo[2]) +
+        " / AN5D_VEC) */");
+  W.raw("#define AN5D_VEC_WIDTH " + str(P.SharedExtent[1] / P.VecK) +
+        " /* AN5D_HALO_K + AN5D_BLOCK_X + " + str(P.VecHaloHi) + " */");
+  W.raw("#define AN5D_VEC_PLANE (AN5D_VEC_ROWS * AN5D_VEC_WIDTH)");
   W.raw("#define AN5D_VEC_PLANES " + str(P.VecPlanes) + " /* read ahead " +
         str(P.Prefetch) + " + reach " + str(P.Hi[0]) +
         " + 2: no copy lands in a plane still read */");
   W.raw("#define AN5D_PREFETCH " + str(P.Prefetch));
   W.raw("#define AN5D_COPIES " +
-        str((P.SharedExtent[0] * P.BS[1] + P.Threads - 1) / P.Threads) +
+        str((P.SharedPlaneCells / P.VecK + P.Threads - 1) / P.Threads) +
         " /* vectors a thread copies per plane: AN5D_VEC_PLANE / "
         "AN5D_THREADS, rounded up */");
   if (P.BT > 1 && P.VecLevelRing) {
@@ -252,10 +261,29 @@ void Emitter::vecUpdateFunction() {
 
 void Emitter::vecCopyFunction() {
   std::string V = vecType();
+  std::string Bytes = str(P.VecK * elemTypeBytes(P.Elem));
+  W.line("// One vector's asynchronous copy, cached in L1 (cp.async.ca): the "
+         "16-byte form of");
+  W.line("// __pipeline_memcpy_async bypasses L1 (cp.async.cg), and the L2 "
+         "then served about twice the");
+  W.line("// sectors these rows need (H200, star3d2r float: 1.14x slower; "
+         "docs/performance.md).");
+  W.line("__device__ __forceinline__ void an5d_copy_vector(" + V +
+         " *dst, const " + Elem + " *src)");
+  W.open("");
+  W.raw("#ifdef AN5D_EMULATION");
+  W.line("__pipeline_memcpy_async(dst, src, sizeof(" + V + "));");
+  W.raw("#else");
+  W.line("asm volatile(\"cp.async.ca.shared.global [%0], [%1], " + Bytes +
+         ";\" : : \"r\"((unsigned)__cvta_generic_to_shared(dst)), \"l\"(src) "
+         ": \"memory\");");
+  W.raw("#endif");
+  W.close();
+  W.line("");
   W.line("// Copies row `row` of level 0 (plane `in`) into one shared plane as "
          "one group of asynchronous");
   W.line("// copies: AN5D_VEC_ROWS rows along " + It[1] +
-         " from j_load, AN5D_BLOCK_X vectors each from k_load; this thread");
+         " from j_load, AN5D_VEC_WIDTH vectors each from k_load; this thread");
   W.line("// copies vectors tid + n * AN5D_THREADS (n < AN5D_COPIES, unrolled: "
          "their offsets are the same");
   W.line("// for every row, and nvcc may keep them or compute them again). A "
@@ -280,11 +308,11 @@ void Emitter::vecCopyFunction() {
   W.line("break;");
   W.dedent();
   W.line("const " + Elem + " *const line = src + (long)min(max(j_load + e / "
-         "AN5D_BLOCK_X, 0), " + Ext[1] + " - 1) * " + Ext[2] + ";");
-  W.line("const int k = k_load + e % AN5D_BLOCK_X * AN5D_VEC;");
+         "AN5D_VEC_WIDTH, 0), " + Ext[1] + " - 1) * " + Ext[2] + ";");
+  W.line("const int k = k_load + e % AN5D_VEC_WIDTH * AN5D_VEC;");
   W.open("if (aligned)");
-  W.line("__pipeline_memcpy_async(&dst[e], line + min(max(k, 0), " + Ext[2] +
-         " - AN5D_VEC), sizeof(" + V + "));");
+  W.line("an5d_copy_vector(&dst[e], line + min(max(k, 0), " + Ext[2] +
+         " - AN5D_VEC));");
   W.close("");
   W.open("else");
   W.line("for (int v = 0; v < AN5D_VEC; ++v)");
@@ -324,15 +352,17 @@ void Emitter::vecKernel(const KernelPlan &K) {
   std::string V = vecType();
   const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring, D = K.Degree;
   const std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
-  const int64_t HaloLo = D * P.VecHaloLo, HaloHi = D * P.VecHaloHi;
+  // Lanes (threads along k) whose level-D vector is outside the tile.
+  const int64_t LanesLo = (D - 1) * P.VecHaloLo, LanesHi = (D - 1) * P.VecHaloHi;
   if (D == 1) {
     W.line("// One time step of the block's tile: reads plane `in`, writes "
            "the interior cells of its");
     W.line("// tile into plane `out`. Thread (x, y) owns vector x of rows "
            "y * AN5D_CELLS .. + AN5D_CELLS - 1;");
-    W.line("// the first " + str(HaloLo) + " and last " + str(HaloHi) +
-           " vectors of a row and the first " + str(P.Lo[1]) + " and last " +
-           str(P.Hi[1]) + " rows of a plane are halo (loaded, not computed).");
+    W.line("// the first AN5D_HALO_K and last " + str(P.VecHaloHi) +
+           " vectors of a plane row and its first " + str(P.Lo[1]) +
+           " and last " + str(P.Hi[1]) + " rows are halo (copied, not "
+           "computed).");
   } else {
     W.line("// " + str(D) + " time steps of the block's tile: reads level 0 "
            "from `in`, writes level " + str(D) + " of the");
@@ -342,8 +372,8 @@ void Emitter::vecKernel(const KernelPlan &K) {
            str(D) + " - L halos inside the loaded region (" +
            str(P.VecHaloLo) + " + " + str(P.VecHaloHi) + " vectors");
     W.line("// along " + It[2] + ", " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
-           " rows along " + It[1] + " per halo; the threads' rows are level "
-           "1's). Cells outside the");
+           " rows along " + It[1] + " per halo; the threads' cells are "
+           "level 1's). Cells outside the");
     W.line("// interior keep, at odd levels, their value in `other` and at "
            "even ones their value in `in`.");
   }
@@ -362,15 +392,18 @@ void Emitter::vecKernel(const KernelPlan &K) {
   int64_t RowHaloLo = D * P.Lo[1];
   W.line("const int j_load = " + First[1] + " + (int)blockIdx.y * " + TileJ +
          (RowHaloLo ? " - " + str(RowHaloLo) : std::string()) + ";");
+  int64_t HaloLo = D * P.VecHaloLo;
   W.line("const int k_load = " + First[2] + " - " + First[2] +
          " % AN5D_VEC + (int)blockIdx.x * " + TileK +
          (HaloLo ? " - " + str(HaloLo) + " * AN5D_VEC" : std::string()) +
          ";");
   W.line("const int " + It[1] + " = j_load + row0; // this thread's first cell");
-  W.line("const int " + It[2] + " = k_load + lane * AN5D_VEC;");
-  W.line("const bool stores_k = lane >= " + str(HaloLo) +
-         " && lane < AN5D_BLOCK_X - " + str(HaloHi) + ";");
-  W.line("const bool whole_vector = stores_k && aligned && " + It[2] +
+  W.line("const int " + It[2] + " = k_load + (lane + AN5D_HALO_K) * AN5D_VEC;");
+  if (D > 1)
+    W.line("const bool stores_k = lane >= " + str(LanesLo) +
+           " && lane < AN5D_BLOCK_X - " + str(LanesHi) + ";");
+  W.line("const bool whole_vector = " +
+         std::string(D > 1 ? "stores_k && " : "") + "aligned && " + It[2] +
          " >= " + First[2] + " && " + It[2] + " + AN5D_VEC - 1 <= " +
          Last[2] + ";");
   if (D > 1) {
@@ -391,15 +424,18 @@ void Emitter::vecKernel(const KernelPlan &K) {
     if (O[1] != 0 || O[2] != 0)
       for (int64_t Vi = 0; Vi < Vk; ++Vi)
         Chunks.insert(vectorOf(Vi + O[2], Vk));
-  W.line("// Vectors of the centre plane at lane + d (clamped: only halo "
-         "lanes, which store nothing,");
-  W.line("// would leave the row).");
-  for (int64_t Ch : Chunks) {
-    if (Ch != 0)
-      W.line("const int " + laneName(Ch) + " = " +
-             (Ch < 0 ? "max(lane - " + str(-Ch) + ", 0)"
-                     : "min(lane + " + str(Ch) + ", AN5D_BLOCK_X - 1)") +
-             ";");
+  if (D > 1) {
+    W.line("// Vectors of a level's plane at lane + d, for levels 2 and up "
+           "(clamped: levels 1 and up");
+    W.line("// write the threads' vectors only, and lanes that would leave "
+           "them store nothing).");
+    for (int64_t Ch : Chunks) {
+      if (Ch != 0)
+        W.line("const int " + laneName(Ch) + " = " +
+               (Ch < 0 ? "max(lane - " + str(-Ch) + ", 0)"
+                       : "min(lane + " + str(Ch) + ", AN5D_BLOCK_X - 1)") +
+               ";");
+    }
   }
   W.line("// Rows: the block writes " + It[0] + " = row_first .. row_last; "
          "level 0 streams from row_first - " + str(D * P.Lo[0]));
@@ -476,10 +512,10 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   W.line("__pipeline_wait_prior(AN5D_PREFETCH); // row " + I + " has landed");
   W.line("__syncthreads();");
   W.line("const " + vecType() + " *const plane_" + str(Q) +
-         " = smem + plane_in * AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
+         " = smem + plane_in * AN5D_VEC_PLANE + " + VecRowBase + ";");
   for (int64_t Ci = 0; Ci < C; ++Ci)
     W.line(ringName(0, Q, Ci) + " = plane_" + str(Q) + "[" +
-           (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : "") + "lane];");
+           vecIndex(Ci, "lane") + "];");
   for (int64_t Level = 1; Level <= K.Degree; ++Level)
     vecLevel(Q, K, Level);
   W.line("++" + I + ";");
@@ -507,7 +543,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
            ": its in-plane neighbours from its shared plane");
     W.line("const " + vecType() + " *const centre = smem + (plane_in + " +
            str(P.VecPlanes - P.Hi[0]) + ") % AN5D_VEC_PLANES * "
-           "AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
+           "AN5D_VEC_PLANE + " + VecRowBase + ";");
   } else if (P.VecLevelRing) {
     W.line("// level " + str(Level) + " of row " + Row + ": level " +
            str(Level - 1) + " of its in-plane neighbours from the shared "
@@ -519,10 +555,10 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
            str(Level - 1) + " of its in-plane neighbours through a shared "
            "plane");
     W.line(vecType() + " *const centre = level_planes + " +
-           str((Level - 2) % 2) + " * AN5D_VEC_PLANE + row0 * AN5D_BLOCK_X;");
+           str((Level - 2) % 2) + " * AN5D_VEC_PLANE + " + VecRowBase + ";");
     for (int64_t Ci = 0; Ci < C; ++Ci)
-      W.line("centre[" + (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : std::string()) +
-             "lane] = " + ringName(Level - 1, Centre, Ci) + ";");
+      W.line("centre[" + vecIndex(Ci, "lane") + "] = " +
+             ringName(Level - 1, Centre, Ci) + ";");
     W.line("__syncthreads();");
   }
   // Every input of every cell, and the shared vectors they need.
@@ -552,12 +588,13 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
                                      Components[Src.Component]);
       }
   std::sort(Windows.begin(), Windows.end());
+  // Level 0's planes hold the halo vectors; the levels' planes only the
+  // threads' (clamped lanes).
   for (const auto &[WRow, Ch] : Windows) {
-    std::string RowText = WRow == 0 ? std::string("")
-                          : WRow < 0 ? "-" + str(-WRow) + " * AN5D_BLOCK_X + "
-                                     : str(WRow) + " * AN5D_BLOCK_X + ";
+    std::string Lane = Level > 1 || Ch == 0 ? laneName(Ch)
+                                            : plus("lane", Ch);
     W.line("const " + vecType() + " " + windowName(WRow, Ch) + " = centre[" +
-           RowText + laneName(Ch) + "];");
+           vecIndex(WRow, Lane) + "];");
   }
   for (int64_t Ci = 0; Ci < C; ++Ci) {
     std::string Values;
@@ -580,9 +617,8 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
       W.line(vecType() + " *const level_out = " +
              levelPlane(Level, "level_in") + ";");
       for (int64_t Ci = 0; Ci < C; ++Ci)
-        W.line("level_out[" +
-               (Ci ? str(Ci) + " * AN5D_BLOCK_X + " : std::string()) +
-               "lane] = " + ringName(Level, Centre, Ci) + ";");
+        W.line("level_out[" + vecIndex(Ci, "lane") + "] = " +
+               ringName(Level, Centre, Ci) + ";");
     }
   }
   W.close();
@@ -592,8 +628,14 @@ std::string Emitter::levelPlane(int64_t Level, const std::string &Slot) const {
   std::string Plane = Level > 1 ? "(" + str(Level - 1) +
                                       " * AN5D_LEVEL_RING + " + Slot + ")"
                                 : Slot;
-  return "level_planes + " + Plane + " * AN5D_VEC_PLANE + row0 * "
-         "AN5D_BLOCK_X";
+  return "level_planes + " + Plane + " * AN5D_VEC_PLANE + " + VecRowBase;
+}
+
+std::string Emitter::vecIndex(int64_t Row, const std::string &Lane) {
+  if (Row == 0)
+    return Lane;
+  return (Row < 0 ? "-" + str(-Row) : str(Row)) + " * AN5D_VEC_WIDTH + " +
+         Lane;
 }
 
 void Emitter::vecKeep(int64_t Level, int64_t Slot, const std::string &Row) {
@@ -626,7 +668,7 @@ void Emitter::vecStores(const KernelPlan &K) {
     W.indent();
     W.line("*(" + vecType() + " *)cell = " + Value + ";");
     W.dedent();
-    W.open("else if (stores_k)");
+    W.open(K.Degree > 1 ? "else if (stores_k)" : "else");
     for (int64_t Vi = 0; Vi < P.VecK; ++Vi) {
       W.line("if (" + plus(Kx, Vi) + " >= " + First[2] + " && " +
              plus(Kx, Vi) + " <= " + Last[2] + ")");

@@ -267,15 +267,15 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.VecHaloLo = ceilDiv(P.Lo[2], P.VecK);
   P.VecHaloHi = ceilDiv(P.Hi[2], P.VecK);
   // Level L of a degree-bT launch is valid bT - L halos inside the loaded
-  // region: along k in whole vectors, along j in rows beyond the threads'.
-  int64_t Halo = P.BT * (P.VecHaloLo + P.VecHaloHi);
+  // region, which is one halo wider than the threads' cells along j (rows)
+  // and k (vectors): the threads compute level 1 wherever it is valid.
+  int64_t Halo = (P.BT - 1) * (P.VecHaloLo + P.VecHaloHi);
   int64_t RowHalo = (P.BT - 1) * (P.Lo[1] + P.Hi[1]);
-  if (P.BS[0] < 1 || P.BS[1] <= Halo) {
-    Error = "-bS " + userBlockSizes(P.BS) + " with " + V +
-            (P.BT > 1 ? " and -bT " + std::to_string(P.BT) : "") +
-            ": a block needs more than " + std::to_string(Halo) +
-            " threads along X (the vectors of its halo along k" +
-            (P.BT > 1 ? ", bT times" : "") + ") and at least one along Y";
+  if (P.BS[1] <= Halo) {
+    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
+            std::to_string(P.BT) + ": a block needs more than " +
+            std::to_string(Halo) + " threads along X (the halo vectors along "
+            "k of levels 1 .. bT - 1); use more threads or a smaller -bT";
     return false;
   }
   if (P.span(0) <= RowHalo) {
@@ -301,7 +301,8 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.VecLevelRing = P.Hi[0] ? P.Hi[0] + 1 : 0;
   P.VecLevelPlanes = P.Hi[0] ? (P.BT - 1) * P.VecLevelRing
                              : std::min<int64_t>(P.BT - 1, 2);
-  P.SharedExtent = {P.span(0) + P.Lo[1] + P.Hi[1], P.BS[1] * P.VecK};
+  P.SharedExtent = {P.span(0) + P.Lo[1] + P.Hi[1],
+                    (P.BS[1] + P.VecHaloLo + P.VecHaloHi) * P.VecK};
   P.SharedPlaneCells = P.SharedExtent[0] * P.SharedExtent[1];
   int64_t Planes = P.VecPlanes + P.VecLevelPlanes;
   P.SharedBytes = Planes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
@@ -320,7 +321,8 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
     KernelPlan K;
     K.Degree = Degree;
     K.Tile = {P.span(0) - (Degree - 1) * (P.Lo[1] + P.Hi[1]),
-              (P.BS[1] - Degree * (P.VecHaloLo + P.VecHaloHi)) * P.VecK};
+              (P.BS[1] - (Degree - 1) * (P.VecHaloLo + P.VecHaloHi)) *
+                  P.VecK};
     K.Unroll = P.Ring;
     return K;
   };
@@ -406,6 +408,11 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
             "for double; 1: off)";
     return false;
   }
+  for (int64_t B : P.BS)
+    if (B < 1) {
+      Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
+      return false;
+    }
   if (Opts.VecK > 1)
     return makeVecPlan(S, A, Opts, P, Error);
   if (P.HaloRows && P.Dims != 3) {
@@ -417,10 +424,6 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
-    if (P.BS[D] < 1) {
-      Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
-      return false;
-    }
     int64_t Degrees = P.haloDegrees(D, P.BT);
     if (P.span(D) <= Degrees * Reach) {
       std::string Which = Blocked == 1 ? "" : (D + 1 == Blocked ? " along X"
