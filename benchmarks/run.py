@@ -534,7 +534,12 @@ def profile(a):
 # --- plot ------------------------------------------------------------------
 
 def plot(a):
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("run.py plot: drawing the chart needs matplotlib, which this "
+                 "Python cannot import (Debian: apt-get install "
+                 "python3-matplotlib; the CSV and `run.py table` need nothing)")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     best = {}
