@@ -258,7 +258,7 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
 
 /// The plan of PO with the vector-cell parameters the user left out taken
 /// from the shape that measured fastest for the 3D stars on an H200
-/// (docs/performance.md): bT 1, -bS 32,8, --sl 64, --cells 2; Defaults
+/// (docs/performance.md): bT 1, -bS 32,16, --sl 64, --cells 2; Defaults
 /// lists those taken. False when makePlan fails, after reporting its error
 /// when Report.
 bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
@@ -272,7 +272,7 @@ bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
     Defaults += " " + Text;
   };
   fill(BlockT, "-bT 1", [&] { PO.BT = 1; });
-  fill(BlockS, "-bS 32,8", [&] { PO.BS = {32, 8}; });
+  fill(BlockS, "-bS 32,16", [&] { PO.BS = {32, 16}; });
   fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
   std::string Error;
