@@ -74,8 +74,9 @@ void Emitter::vecHeader() {
            It[2] + " x " + str(P.StreamBlock) + " " + It[0] + " per block");
   W.line("//   shared memory " + str(P.SharedBytes) + " bytes (" +
          str(P.VecPlanes) + " planes of level 0" +
-         (P.VecLevelPlanes ? ", " + str(P.VecLevelPlanes) + " of levels 1 .. " +
-                                 str(P.BT - 1)
+         (P.VecLevelPlanes ? ", " + str(P.VecLevelPlanes) + " of " +
+                                 (P.BT == 2 ? std::string("level 1")
+                                            : "levels 1 .. " + str(P.BT - 1))
                            : std::string()) +
          ")");
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
@@ -86,7 +87,7 @@ void Emitter::vecHeader() {
                      : std::string()) +
          ": each block streams along " + It[0] + ";");
   W.line("//   level 0 of row " + It[0] + " + " + str(P.Prefetch) +
-         " is copied (cp.async) into a ring of shared planes while level L");
+         " is copied (cp.async.ca) into a ring of shared planes while level L");
   W.line("//   of row " + It[0] + " - L * " + str(P.Hi[0]) +
          " is computed: in-plane neighbours by vector loads from a shared "
          "plane, the rows");
@@ -359,7 +360,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
            "the interior cells of its");
     W.line("// tile into plane `out`. Thread (x, y) owns vector x of rows "
            "y * AN5D_CELLS .. + AN5D_CELLS - 1;");
-    W.line("// the first AN5D_HALO_K and last " + str(P.VecHaloHi) +
+    W.line("// the first " + str(P.VecHaloLo) + " and last " + str(P.VecHaloHi) +
            " vectors of a plane row and its first " + str(P.Lo[1]) +
            " and last " + str(P.Hi[1]) + " rows are halo (copied, not "
            "computed).");
