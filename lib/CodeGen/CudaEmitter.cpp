@@ -663,11 +663,12 @@ void Emitter::launchFunction() {
 }
 
 std::vector<std::string> Emitter::kernelNames() const {
-  if (P.vectorCells())
-    return P.BT > 1 ? std::vector<std::string>{"an5d_kernel_vec",
-                                               "an5d_kernel_vec_bt"}
-                    : std::vector<std::string>{"an5d_kernel_vec"};
   std::vector<std::string> Names;
+  if (P.vectorCells()) {
+    for (const KernelPlan &K : P.Kernels)
+      Names.push_back(vecKernelName(K.Degree));
+    return Names;
+  }
   for (const KernelPlan &K : P.Kernels)
     for (bool Edge : {false, true})
       Names.push_back(kernelName(K.Degree, Edge));

@@ -119,9 +119,6 @@ private:
   void minBlocksDefine();
   std::string kernelDescription() const;
   void naiveKernel();
-  /// The opening of a launch function Name that runs one time step of the
-  /// naive kernel: comment, signature, the plane size; the caller closes it.
-  void oneStepLaunchHead(const std::string &Name);
   void naiveLaunchFunction();
   // The vector-cell kernel (Plan::VecK, VecKernel.cpp).
   void vecHeader();

@@ -82,19 +82,15 @@ void Emitter::naiveKernel() {
   W.line("");
 }
 
-void Emitter::oneStepLaunchHead(const std::string &Name) {
+void Emitter::naiveLaunchFunction() {
   W.line("// Launches one time step over the whole interior: reads plane "
          "in_plane of grid,");
   W.line("// writes the interior of the other plane (its boundary stays as "
          "the C loop leaves it).");
-  W.line("static void " + Name + "(" + Elem + " *grid, int in_plane" +
+  W.line("static void an5d_launch_naive(" + Elem + " *grid, int in_plane" +
          gridParams() + scalarParams() + ")");
   W.open("");
   planeSizeLine();
-}
-
-void Emitter::naiveLaunchFunction() {
-  oneStepLaunchHead("an5d_launch_naive");
   const char *Axis[] = {"X", "Y", "Z"};
   std::string Block, Blocks;
   for (unsigned D = 0; D < N; ++D) {

@@ -266,19 +266,25 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.VecK = Opts.VecK;
   P.VecHaloLo = ceilDiv(P.Lo[2], P.VecK);
   P.VecHaloHi = ceilDiv(P.Hi[2], P.VecK);
-  // Level L of a degree-bT launch is valid bT - L halos inside the loaded
+  // Level L of a degree-D launch is valid D - L halos inside the loaded
   // region, which is one halo wider than the threads' cells along j (rows)
-  // and k (vectors): the threads compute level 1 wherever it is valid.
-  int64_t Halo = (P.BT - 1) * (P.VecHaloLo + P.VecHaloHi);
-  int64_t RowHalo = (P.BT - 1) * (P.Lo[1] + P.Hi[1]);
-  if (P.BS[1] <= Halo) {
+  // and k (vectors): the threads compute level 1 wherever it is valid, and
+  // a degree's tile (j rows, k cells) is D - 1 halos smaller.
+  auto tileOfDegree = [&P](int64_t Degree) -> std::vector<int64_t> {
+    return {P.span(0) - (Degree - 1) * (P.Lo[1] + P.Hi[1]),
+            (P.BS[1] - (Degree - 1) * (P.VecHaloLo + P.VecHaloHi)) * P.VecK};
+  };
+  std::vector<int64_t> Tile = tileOfDegree(P.BT);
+  int64_t Halo = P.BS[1] - Tile[1] / P.VecK;
+  int64_t RowHalo = P.span(0) - Tile[0];
+  if (Tile[1] <= 0) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
             std::to_string(P.BT) + ": a block needs more than " +
             std::to_string(Halo) + " threads along X (the halo vectors along "
             "k of levels 1 .. bT - 1); use more threads or a smaller -bT";
     return false;
   }
-  if (P.span(0) <= RowHalo) {
+  if (Tile[0] <= 0) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
             std::to_string(P.BT) + ": a block's " + std::to_string(P.span(0)) +
             " rows along Y (threads x --cells) lose " +
@@ -317,12 +323,10 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   }
   // Degree 1 serves the last steps of every run (both planes end as the C
   // loop leaves them); degree bT the others.
-  auto kernelOfDegree = [&P](int64_t Degree) {
+  auto kernelOfDegree = [&](int64_t Degree) {
     KernelPlan K;
     K.Degree = Degree;
-    K.Tile = {P.span(0) - (Degree - 1) * (P.Lo[1] + P.Hi[1]),
-              (P.BS[1] - (Degree - 1) * (P.VecHaloLo + P.VecHaloHi)) *
-                  P.VecK};
+    K.Tile = tileOfDegree(Degree);
     K.Unroll = P.Ring;
     return K;
   };

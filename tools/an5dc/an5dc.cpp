@@ -315,9 +315,9 @@ bool vectorPlan(const Stencil &S, const StencilAnalysis &A,
 /// --autotune's vector-cell candidate: --kvec's vector (by default 16
 /// bytes) planned by planVectorCells, appended to Plans. Without --kvec
 /// only where vector cells apply (3D, diagonal-access free, the star or
-/// auto kernel, no --halo-rows) and the block keeps a tile at -bT's
-/// degree; with it, makePlan says why not. The model does not rank it; the program's first run times
-/// it with the others. False after reporting an error.
+/// auto kernel, no --halo-rows) and makePlan accepts the block; with it,
+/// makePlan says why not. The model does not rank it; the program's first
+/// run times it with the others. False after reporting an error.
 bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
                         PlanOptions PO, std::vector<Plan> &Plans) {
   bool Asked = PO.VecK > 1;
@@ -335,7 +335,6 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
   std::string Defaults;
   if (!planVectorCells(S, A, PO, P, Defaults, /*Report=*/Asked))
     return !Asked; // a candidate the user did not ask for is left out
-
   P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
              " (the shape measured fastest for the 3D stars on an H200; not "
