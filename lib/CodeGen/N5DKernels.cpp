@@ -803,8 +803,12 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     for (const std::vector<int64_t> &O : cellNeighbourPlane())
       Args += ", " + cellNeighbourArg(O, Buf, Level, Phase);
     W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
+    // The row completing is Row, hi_0 rows behind the arriving one. Its sum
+    // took its last term when row Row + Planes.back() arrived: now, or
+    // earlier when every read lies above it (Planes.back() < 0 = hi_0).
+    assert(Planes.back() <= P.Hi[0] && "a term reads past the reach");
     std::string Finish = "an5d_finish(" +
-                         accName(Level, mod(Phase - Planes.back(), P.Ring)) +
+                         accName(Level, mod(Phase - P.Hi[0], P.Ring)) +
                          scalarArgs() + ")";
     // One cell uses its result once: no name needed.
     if (P.Cells == 1) {
