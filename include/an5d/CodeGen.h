@@ -41,6 +41,10 @@ struct SourceText {
   std::vector<std::string> MacroLines;
 };
 
+/// The text of runtime/an5d_runtime.h, the host code every generated file
+/// shares (embedded by the build: cmake/EmbedText.cmake).
+extern const char *const RuntimeHeaderText;
+
 /// Writes an indented text, one line at a time. Every line of the
 /// generated file goes through one of these.
 class CodeWriter {

@@ -301,16 +301,12 @@ void Emitter::preludeCommon() {
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
-  W.line("// Every CUDA call is checked; a failure ends the program.");
-  W.raw("#define AN5D_CHECK(call) \\");
-  W.raw("  do { \\");
-  W.raw("    cudaError_t an5d_status = (call); \\");
-  W.raw("    if (an5d_status != cudaSuccess) { \\");
-  W.raw("      fprintf(stderr, \"an5d: %s failed: %s\\n\", #call, "
-        "cudaGetErrorString(an5d_status)); \\");
-  W.raw("      exit(1); \\");
-  W.raw("    } \\");
-  W.raw("  } while (0)");
+  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h) ----");
+  std::string Runtime = RuntimeHeaderText;
+  if (!Runtime.empty() && Runtime.back() == '\n')
+    Runtime.pop_back();
+  W.raw(Runtime);
+  W.raw("// ---- end of the an5d host runtime ----");
   W.line("");
 }
 
@@ -503,64 +499,11 @@ void Emitter::tileRanges() {
          "in all, and lo .. hi - 1");
   W.line("// those whose columns, halo included, are all interior (the "
          "interior-tile kernel's);");
-  W.line("// the others are the edge-tile kernel's.");
+  W.line("// the others are the edge-tile kernel's (an5d_tile_range).");
   W.line("struct an5d_tiles {");
   W.indent();
   for (unsigned Dm = 1; Dm < N; ++Dm)
     W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] + ";");
-  W.dedent();
-  W.line("};");
-  W.line("");
-  W.line("// One dimension of an5d_tiles: `cols` interior columns in tiles of "
-         "`width`, each of whose");
-  W.line("// blocks reads from `halo` columns before its tile to `loaded` "
-         "columns in all. A tile is");
-  W.line("// interior when all of them are interior, except at most `ring_lo` "
-         "boundary columns before");
-  W.line("// the interior and `ring_hi` after it, which it reads at level 0 "
-         "only.");
-  W.line("static void an5d_tile_range(int cols, int width, int halo, int "
-         "loaded, int ring_lo, int ring_hi,");
-  W.line("                            int *lo, int *hi, int *count)");
-  W.open("");
-  W.line("*count = (cols + width - 1) / width;");
-  W.line("// Tile b is interior when b * width - halo >= -ring_lo and b * "
-         "width - halo + loaded <= cols + ring_hi.");
-  W.line("const int first = (halo - ring_lo + width - 1) / width;");
-  W.line("const int room = cols + ring_hi + halo - loaded;");
-  W.line("const int end = room < 0 ? 0 : room / width + 1;");
-  W.line("*lo = first < *count ? first : *count;");
-  W.line("*hi = end < *count ? end : *count;");
-  W.line("if (*hi < *lo)");
-  W.indent();
-  W.line("*hi = *lo;");
-  W.dedent();
-  W.line("// A partial last tile moves back to start at cols - width (the "
-         "interior tiles' kernel");
-  W.line("// starts its tiles at min(b * width, cols - width)) when that "
-         "makes it interior and the");
-  W.line("// tile before it is interior too: both blocks then store the same "
-         "values, computed by the");
-  W.line("// same code, into the columns they share.");
-  W.line("const int full = cols - width;");
-  W.line("if (*hi == *count - 1 && *lo <= *count - 2 && full >= halo - "
-         "ring_lo && full <= room)");
-  W.indent();
-  W.line("*hi = *count;");
-  W.dedent();
-  W.close();
-  W.line("");
-}
-
-void Emitter::streamsStruct() {
-  W.line("// an5d_launch's second stream, for the edge-tile kernels, and the "
-         "events that order it");
-  W.line("// with stream 0 (made and released by an5d_steps).");
-  W.line("struct an5d_streams {");
-  W.indent();
-  W.line("cudaStream_t edge;");
-  W.line("cudaEvent_t ready;     // stream 0's earlier launches are done");
-  W.line("cudaEvent_t edge_done; // the edge-tile kernel is done");
   W.dedent();
   W.line("};");
   W.line("");
@@ -577,12 +520,12 @@ void Emitter::launchFunction() {
          Elem + " *grid, int in_plane, int bnd_plane" + gridParams() +
          scalarParams() + ")");
   W.open("");
-  W.line("const int rows = " + Last[0] + " - " + First[0] + " + 1;");
+  W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
   for (unsigned Dm = 1; Dm < N; ++Dm)
-    W.line("const int cols_" + It[Dm] + " = " + Last[Dm] + " - " + First[Dm] +
-           " + 1;");
-  W.line("const int stream_blocks = (rows + AN5D_STREAM_BLOCK - 1) / "
-         "AN5D_STREAM_BLOCK;");
+    W.line("const long cols_" + It[Dm] + " = (long)" + Last[Dm] + " - " +
+           First[Dm] + " + 1;");
+  W.line("const unsigned stream_blocks = an5d_grid_yz(an5d_blocks(rows, "
+         "AN5D_STREAM_BLOCK), \"the stream blocks (rows / hSN)\");");
   W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
                 : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
   W.line("an5d_tiles tiles;");
@@ -615,24 +558,25 @@ void Emitter::launchFunction() {
   eachDegree([&](const KernelPlan &K) {
     for (unsigned Dm = 1; Dm < N; ++Dm) {
       const std::string &I = It[Dm];
-      W.line("an5d_tile_range(cols_" + I + ", " + str(K.Tile[Dm - 1]) + ", " +
-             str(K.Degree * P.Lo[Dm]) + ", " + str(loadedColumns(Dm)) +
-             ", ring_lo_" + I + ", ring_hi_" + I + ", &tiles.lo_" + I +
-             ", &tiles.hi_" + I + ", &tiles.count_" + I + ");");
+      W.line("an5d_tile_fields(an5d_tile_range(cols_" + I + ", " +
+             str(K.Tile[Dm - 1]) + ", " + str(K.Degree * P.Lo[Dm]) + ", " +
+             str(loadedColumns(Dm)) + ", ring_lo_" + I + ", ring_hi_" + I +
+             "), &tiles.lo_" + I + ", &tiles.hi_" + I + ", &tiles.count_" + I +
+             ");");
     }
   });
   std::string Interior, All;
   for (unsigned Dm = 1; Dm < N; ++Dm) {
-    Interior += std::string(Dm > 1 ? " * " : "") + "(tiles.hi_" + It[Dm] +
-                " - tiles.lo_" + It[Dm] + ")";
-    All += std::string(Dm > 1 ? " * " : "") + "tiles.count_" + It[Dm];
+    Interior += std::string(Dm > 1 ? " * " : "(long)") + "(tiles.hi_" +
+                It[Dm] + " - tiles.lo_" + It[Dm] + ")";
+    All += std::string(Dm > 1 ? " * " : "(long)") + "tiles.count_" + It[Dm];
   }
-  W.line("const int interior = " + Interior + ";");
-  W.line("const int edge = " + All + " - interior;");
-  W.open("if (edge > 0)");
-  W.line("AN5D_CHECK(cudaEventRecord(streams->ready, 0));");
-  W.line("AN5D_CHECK(cudaStreamWaitEvent(streams->edge, streams->ready, 0));");
-  W.close();
+  W.line("const long interior = " + Interior + ";");
+  W.line("const long edge = " + All + " - interior;");
+  if (N == 3)
+    W.line("an5d_grid_yz(tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
+           ", \"the interior tiles along " + It[1] + "\");");
+  W.line("an5d_edge_begin(streams, edge);");
   std::string InteriorBlocks =
       N == 2 ? "tiles.hi_" + It[1] + " - tiles.lo_" + It[1]
              : "tiles.hi_" + It[2] + " - tiles.lo_" + It[2] + ", tiles.hi_" +
@@ -653,11 +597,7 @@ void Emitter::launchFunction() {
            Args);
     W.dedent();
   });
-  W.line("AN5D_CHECK(cudaGetLastError());");
-  W.open("if (edge > 0)");
-  W.line("AN5D_CHECK(cudaEventRecord(streams->edge_done, streams->edge));");
-  W.line("AN5D_CHECK(cudaStreamWaitEvent(0, streams->edge_done, 0));");
-  W.close();
+  W.line("an5d_edge_end(streams, edge);");
   W.close();
   W.line("");
 }
@@ -707,16 +647,13 @@ void Emitter::planeSizeLine() {
 
 void Emitter::stepsFunction() {
   stepsFunctionHead();
-  if (!oneStepLaunches())
-    launchSchedule();
-  std::string Logical = readPlaneOf("step");
-  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
-         str(P.WriteShift) + " (the write plane is (t + w) % 2);");
-  W.line("// the first launch reads its interior from there.");
-  W.line(std::string(oneStepLaunches() ? "const " : "") +
-         "long step = t_first;");
-  W.line("int in_plane = " + Logical + ";");
   std::string Args = gridArgs() + scalarArgs();
+  std::string Shift = str(P.WriteShift);
+  W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
+         "w = " + Shift + " (the write");
+  W.line("// plane is (t + w) % 2); the first launch reads its interior from "
+         "there.");
+  W.line("int in_plane = an5d_read_plane(t_first, " + Shift + ");");
   if (oneStepLaunches()) {
     W.open("for (long launch = 0; launch < steps; ++launch)");
     W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
@@ -724,25 +661,22 @@ void Emitter::stepsFunction() {
     W.close();
     W.line("return steps;");
   } else {
+    W.line("const an5d_schedule schedule = an5d_launch_schedule(steps, "
+           "AN5D_BT);");
+    W.line("const long launches = schedule.full + schedule.tail_count;");
     W.line("an5d_streams streams;");
-    W.line("AN5D_CHECK(cudaStreamCreateWithFlags(&streams.edge, "
-           "cudaStreamNonBlocking));");
-    W.line("AN5D_CHECK(cudaEventCreateWithFlags(&streams.ready, "
-           "cudaEventDisableTiming));");
-    W.line("AN5D_CHECK(cudaEventCreateWithFlags(&streams.edge_done, "
-           "cudaEventDisableTiming));");
-    W.open("for (long launch = 0; launch < full + tail_count; ++launch)");
-    W.line("const int degree = launch < full ? AN5D_BT : tail[launch - full];");
-    W.line("an5d_launch(degree, &streams, grid, in_plane, " + Logical + Args +
-           ");");
+    W.line("an5d_streams_create(&streams);");
+    W.line("long step = t_first;");
+    W.open("for (long launch = 0; launch < launches; ++launch)");
+    W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+           "schedule.tail[launch - schedule.full];");
+    W.line("an5d_launch(degree, &streams, grid, in_plane, an5d_read_plane(step, " +
+           Shift + ")" + Args + ");");
     W.line("step += degree;");
     W.line("in_plane ^= 1;");
     W.close();
-    W.line("// Released once the launches that use them are done.");
-    W.line("AN5D_CHECK(cudaEventDestroy(streams.edge_done));");
-    W.line("AN5D_CHECK(cudaEventDestroy(streams.ready));");
-    W.line("AN5D_CHECK(cudaStreamDestroy(streams.edge));");
-    W.line("return full + tail_count;");
+    W.line("an5d_streams_destroy(&streams);");
+    W.line("return launches;");
   }
   W.close();
   W.line("");
@@ -757,13 +691,6 @@ void Emitter::sharedMemoryOptIn() {
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
 }
 
-std::string Emitter::readPlaneOf(const std::string &Step) const {
-  std::string Shifted = plus(Step, P.WriteShift - 1);
-  if (Shifted != Step)
-    Shifted = "(" + Shifted + ")";
-  return "(int)((" + Shifted + " % 2 + 2) % 2)";
-}
-
 void Emitter::runFunction() {
   std::string Params = Elem + " *host";
   for (unsigned Dm = 0; Dm < N; ++Dm)
@@ -776,16 +703,26 @@ void Emitter::runFunction() {
          "both planes of");
   W.line("// `host` (" + str(N) + " spatial extents each) to the device, "
          "launches, copies both back.");
+  W.line("// Bounds are 64-bit: loops that C would not run do nothing.");
   W.line("static void an5d_run_" + Fn + "(" + Params + ")");
   W.open("");
-  W.line("const long steps = t_last - t_first + 1;");
-  std::string Empty = "steps <= 0";
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    Empty += " || " + First[Dm] + " > " + Last[Dm];
-  W.line("if (" + Empty + ")");
+  W.line("if (t_first > t_last)");
   W.indent();
   W.line("return; // the C loop would not change the array");
   W.dedent();
+  W.line("const long steps = t_last - t_first + 1;");
+  std::string Empty;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Empty += std::string(Dm ? " || " : "") + First[Dm] + " > " + Last[Dm];
+  W.line("if (" + Empty + ")");
+  W.indent();
+  W.line("return;");
+  W.dedent();
+  W.line("// The kernels index each dimension with int.");
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    W.line("if (" + Ext[Dm] + " > AN5D_MAX_EXTENT) an5d_size_error(\"the "
+           "extent along " + It[Dm] + "\", " + Ext[Dm] +
+           ", AN5D_MAX_EXTENT);");
   std::string Cells = "(size_t)" + Ext[0];
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Cells += " * " + Ext[Dm];
@@ -793,162 +730,34 @@ void Emitter::runFunction() {
   W.line(Elem + " *grid = NULL;");
   W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
   W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
-  std::string Steps = "launches = an5d_steps(grid, t_first, steps" + stepsArgs() + ");";
+  std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
   if (Plans.size() > 1) {
-    W.line("// The fastest candidate for this GPU and grid (timed on a "
-           "scratch copy, or cached).");
-    W.line("const int candidate = an5d_choose(grid, bytes, t_first, steps" +
+    int64_t MaxBT = 1;
+    for (const Plan &C : Plans)
+      MaxBT = std::max(MaxBT, C.BT);
+    std::string Trial = str(std::max<int64_t>(16, 8 * MaxBT));
+    std::string Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm)
+      Exts += std::string(Dm ? ", " : "") + Ext[Dm];
+    W.line("// The fastest candidate for this GPU and grid: cached, or timed "
+           "on a scratch copy over");
+    W.line("// min(steps, " + Trial + ") steps.");
+    W.line("const long extents[" + str(N) + "] = {" + Exts + "};");
+    W.line("const int candidate = an5d_choose(an5d_stencil, extents, " +
+           str(N) + ", an5d_signature, an5d_candidates, " +
+           str(Plans.size()) + ", grid, bytes,");
+    W.line("    steps < " + Trial + " ? steps : " + Trial +
+           ", [&](int c, void *scratch, long trial) {");
+    W.line("      an5d_steps_of(c, (" + Elem + " *)scratch, t_first, trial" +
            stepsArgs() + ");");
-    Steps = "launches = an5d_steps_of(candidate, grid, t_first, steps" + stepsArgs() +
-            ");";
+    W.line("    });");
+    Run = "an5d_steps_of(candidate, grid, t_first, steps" + stepsArgs() + ")";
   }
-  W.line("// AN5D_TIMING=1 in the environment prints the kernels' time (CUDA "
-         "events around the");
-  W.line("// launches); AN5D_TIMING=R with R > 1 runs all steps R + 1 times "
-         "from the same initial");
-  W.line("// planes (a device copy), the first as a warm-up, and prints the "
-         "mean of the other R.");
-  W.line("const char *timing = getenv(\"AN5D_TIMING\");");
-  W.line("const int repeats = timing != NULL && atoi(timing) > 0 ? "
-         "atoi(timing) : 0;");
-  W.line("const int runs = repeats > 1 ? repeats + 1 : 1;");
-  W.line(Elem + " *initial = NULL;");
-  W.open("if (runs > 1)");
-  W.line("AN5D_CHECK(cudaMalloc((void **)&initial, bytes));");
-  W.line("AN5D_CHECK(cudaMemcpy(initial, grid, bytes, "
-         "cudaMemcpyDeviceToDevice));");
-  W.close();
-  W.line("cudaEvent_t timing_start, timing_stop;");
-  W.open("if (repeats > 0)");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_start));");
-  W.line("AN5D_CHECK(cudaEventCreate(&timing_stop));");
-  W.close();
-  W.line("double total_ms = 0.0;");
-  W.line("long launches = 0;");
-  W.open("for (int run = 0; run < runs; ++run)");
-  W.open("if (run > 0)");
-  W.line("AN5D_CHECK(cudaMemcpy(grid, initial, bytes, "
-         "cudaMemcpyDeviceToDevice));");
-  W.close();
-  W.open("if (repeats > 0)");
-  W.line("AN5D_CHECK(cudaEventRecord(timing_start, 0));");
-  W.close();
-  W.line(Steps);
-  W.open("if (repeats > 0)");
-  W.line("float ms = 0.0f;");
-  W.line("AN5D_CHECK(cudaEventRecord(timing_stop, 0));");
-  W.line("AN5D_CHECK(cudaEventSynchronize(timing_stop));");
-  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, timing_start, timing_stop));");
-  W.open("if (run > 0 || runs == 1)");
-  W.line("total_ms += ms;");
-  W.close();
-  W.close();
-  W.close();
-  W.open("if (repeats > 0)");
-  W.line("fprintf(stderr, \"an5d timing: %.3f ms kernels, %ld steps in %ld "
-         "launches\", total_ms / (runs > 1 ? repeats : 1), steps, launches);");
-  W.line("fprintf(stderr, runs > 1 ? \" (mean of %d runs after a "
-         "warm-up)\\n\" : \"\\n\", repeats);");
-  W.line("AN5D_CHECK(cudaEventDestroy(timing_start));");
-  W.line("AN5D_CHECK(cudaEventDestroy(timing_stop));");
-  W.close();
-  W.open("if (initial != NULL)");
-  W.line("AN5D_CHECK(cudaFree(initial));");
-  W.close();
+  W.line("an5d_timed_run(grid, bytes, steps, [&] { return " + Run + "; });");
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
   W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
-  W.line("");
-}
-
-/// The degrees of the N.5D launches: full, tail[] and tail_count.
-void Emitter::launchSchedule() {
-  W.line("// Schedule: (steps - 1) / bT launches of degree bT, one of the "
-         "remainder, then one of");
-  W.line("// degree 1, so the other plane ends holding step t_last - 1. The "
-         "data moves to the other");
-  W.line("// plane at every launch, so the launch count must have the parity "
-         "of the step count:");
-  W.line("// if it does not, the last launch of degree >= 2 is split into "
-         "(d - 1, 1).");
-  W.line("const long rest = steps - 1;");
-  W.line("long full = rest / AN5D_BT;");
-  W.line("const int part = (int)(rest % AN5D_BT);");
-  W.line("const long launches = full + (part != 0) + 1;");
-  W.line("const int split = (launches % 2) != (steps % 2);");
-  W.line("int tail[4];");
-  W.line("int tail_count = 0;");
-  W.line("if (split && part < 2) {");
-  W.indent();
-  W.line("--full;");
-  W.line("tail[tail_count++] = AN5D_BT - 1;");
-  W.line("tail[tail_count++] = 1;");
-  W.dedent();
-  W.line("}");
-  W.line("if (part != 0) {");
-  W.indent();
-  W.line("if (split && part >= 2) {");
-  W.indent();
-  W.line("tail[tail_count++] = part - 1;");
-  W.line("tail[tail_count++] = 1;");
-  W.dedent();
-  W.line("} else {");
-  W.indent();
-  W.line("tail[tail_count++] = part;");
-  W.dedent();
-  W.line("}");
-  W.dedent();
-  W.line("}");
-  W.line("tail[tail_count++] = 1;");
-}
-
-void Emitter::verifyHelpers() {
-  bool F = S.Elem == ElemType::Float;
-  W.raw("#ifdef AN5D_VERIFY");
-  W.line("// AN5D_VERIFY: a copy of both planes for the CPU reference run.");
-  W.line("static " + Elem + " *an5d_verify_copy(const " + Elem +
-         " *data, size_t cells)");
-  W.open("");
-  W.line(Elem + " *copy = (" + Elem + " *)malloc(cells * sizeof(" + Elem +
-         "));");
-  W.open("if (copy == NULL)");
-  W.line("fprintf(stderr, \"an5d verify: cannot allocate the reference\\n\");");
-  W.line("exit(1);");
-  W.close();
-  W.line("memcpy(copy, data, cells * sizeof(" + Elem + "));");
-  W.line("return copy;");
-  W.close();
-  W.line("");
-  W.line("// Compares every cell of both planes with the CPU reference; exits "
-         "beyond the");
-  W.line("// tolerance (relative to max(|reference|, 1)).");
-  W.line("static void an5d_verify_compare(" + Elem + " *reference, const " +
-         Elem + " *result, size_t cells)");
-  W.open("");
-  W.line(std::string("const double tolerance = ") + (F ? "1e-4" : "1e-10") +
-         ";");
-  W.line("double max_abs = 0.0, max_rel = 0.0;");
-  W.open("for (size_t cell = 0; cell < cells; ++cell)");
-  W.line("const double ref = reference[cell], got = result[cell];");
-  W.line("double err = fabs(got - ref);");
-  W.line("if (err != err)");
-  W.indent();
-  W.line("err = HUGE_VAL; // NaN");
-  W.dedent();
-  W.line("const double rel = err / (fabs(ref) > 1.0 ? fabs(ref) : 1.0);");
-  W.line("max_abs = err > max_abs ? err : max_abs;");
-  W.line("max_rel = rel > max_rel ? rel : max_rel;");
-  W.close();
-  W.line("fprintf(stderr, \"an5d verify: max abs error %g, max rel error %g "
-         "(tolerance %g)\\n\", max_abs, max_rel, tolerance);");
-  W.line("free(reference);");
-  W.line("if (max_rel > tolerance)");
-  W.indent();
-  W.line("exit(1);");
-  W.dedent();
-  W.close();
-  W.raw("#endif");
   W.line("");
 }
 
@@ -964,6 +773,9 @@ static std::string quoted(const std::string &Text) {
 }
 
 // --- 6. The user's program ----------------------------------------------------------
+
+/// A symbol of an affine bound widened to 64 bits.
+static std::string wide(const std::string &Name) { return "(long)" + Name; }
 
 void Emitter::userProgram() {
   const std::string &T = Src.Text;
@@ -1008,9 +820,10 @@ void Emitter::userProgram() {
   std::string Args = "(" + Elem + " *)" + Base;
   for (unsigned Dm = 1; Dm <= N; ++Dm)
     Args += ", " + S.Array.ExtentText[Dm];
-  Args += ", " + S.Time.Lower.str() + ", " + S.Time.Upper.str();
+  // Loop bounds in 64 bits: `T - 1` must not wrap where C runs no step.
+  Args += ", " + S.Time.Lower.str(wide) + ", " + S.Time.Upper.str(wide);
   for (const Loop &L : S.Space)
-    Args += ", " + L.Lower.str() + ", " + L.Upper.str();
+    Args += ", " + L.Lower.str(wide) + ", " + L.Upper.str(wide);
   for (const ScalarVar &V : S.Scalars)
     Args += ", " + V.Name;
   line("  an5d_run_" + Fn + "(" + Args + ");");
@@ -1021,7 +834,7 @@ void Emitter::userProgram() {
   std::string Cond;
   for (size_t I = 0; I < Loops.size(); ++I) {
     const Loop &L = *Loops[I];
-    std::string Lo = L.Lower.str(), Hi = L.Upper.str();
+    std::string Lo = L.Lower.str(wide), Hi = L.Upper.str(wide);
     std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
     if (I < Src.IterDeclaredOutside.size() && Src.IterDeclaredOutside[I]) {
       std::string Set = L.Iter + " = " + Runs + " ? (" + Hi + ") + 1 : (" +
@@ -1032,7 +845,7 @@ void Emitter::userProgram() {
   }
   W.raw("#ifdef AN5D_VERIFY");
   line("  an5d_verify_compare(an5d_reference, (const " + Elem + " *)" + Base +
-       ", " + Cells + ");");
+       ", " + Cells + std::string(S.Elem == ElemType::Float ? ", 1e-4" : ", 1e-10") + ");");
   W.raw("#endif");
   line("}");
   W.raw("#line " + str(Src.EndLine + 1) + " \"" + quoted(S.FileName) +
@@ -1096,7 +909,6 @@ void Emitter::n5dDeviceCode() {
   tileRanges();
   for (const KernelPlan &K : P.Kernels)
     kernel(K);
-  streamsStruct();
   launchFunction();
   stepsFunction();
 }
@@ -1121,24 +933,26 @@ void Emitter::candidateSection(size_t Index) {
 
 void Emitter::tuner() {
   size_t K = Plans.size();
-  int64_t MaxBT = 1;
   std::string Signature;
-  for (const Plan &C : Plans) {
-    MaxBT = std::max(MaxBT, C.BT);
+  for (const Plan &C : Plans)
     Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" +
                  userBlockSizes(C.BS) + "/" + str(C.StreamBlock) +
                  (C.Cells > 1 ? "/c" + str(C.Cells) : "") +
                  (C.vectorCells() ? "/v" + str(C.VecK) : "") +
                  (C.HaloRows ? "/h" : "");
-  }
-  // The file name goes into a C string that is also a printf format.
+  // The file name goes into a C string of the cache key.
   std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);
   for (char &C : File)
     if (!std::isalnum(static_cast<unsigned char>(C)) && C != '.' &&
         C != '-' && C != '_')
       C = '_';
-  W.line("// ---- autotuning ----");
-  W.line("// Candidate labels, in the order of the namespaces.");
+  W.line("// ---- autotuning (an5d_choose) ----");
+  W.line("// The cache key's stencil and candidate list, and the candidates' "
+         "labels in the order of");
+  W.line("// the namespaces.");
+  W.line("static const char *const an5d_stencil = \"" + S.Function + "@" +
+         File + " " + Elem + "\";");
+  W.line("static const char *const an5d_signature = \"" + Signature + "\";");
   W.line("static const char *const an5d_candidates[" + str(K) + "] = {");
   W.indent();
   for (const Plan &C : Plans)
@@ -1158,187 +972,6 @@ void Emitter::tuner() {
   W.line("}");
   W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");
   W.line("exit(1);");
-  W.close();
-  W.line("");
-
-  W.line("// The cache file: AN5D_TUNE_CACHE, else $XDG_CACHE_HOME/an5d/"
-         "autotune.txt, else");
-  W.line("// $HOME/.cache/an5d/autotune.txt; the directories are made when "
-         "writing (make_dirs).");
-  W.line("static int an5d_cache_path(char *path, size_t size, int make_dirs)");
-  W.open("");
-  W.line("const char *given = getenv(\"AN5D_TUNE_CACHE\");");
-  W.open("if (given != NULL && given[0] != '\\0')");
-  W.line("return snprintf(path, size, \"%s\", given) < (int)size;");
-  W.close();
-  W.line("const char *xdg = getenv(\"XDG_CACHE_HOME\");");
-  W.line("const char *home = getenv(\"HOME\");");
-  W.line("char dir[4096];");
-  W.open("if (xdg != NULL && xdg[0] != '\\0')");
-  W.line("snprintf(dir, sizeof dir, \"%s\", xdg);");
-  W.close("");
-  W.open("else if (home != NULL && home[0] != '\\0')");
-  W.line("snprintf(dir, sizeof dir, \"%s/.cache\", home);");
-  W.close("");
-  W.open("else");
-  W.line("return 0;");
-  W.close();
-  W.open("if (make_dirs)");
-  W.line("mkdir(dir, 0755);");
-  W.close();
-  W.line("const int n = snprintf(path, size, \"%s/an5d\", dir);");
-  W.open("if (make_dirs)");
-  W.line("mkdir(path, 0755);");
-  W.close();
-  W.line("return n > 0 && snprintf(path + n, size - n, \"/autotune.txt\") < "
-         "(int)(size - n);");
-  W.close();
-  W.line("");
-
-  W.line("// The candidate the cache file holds for key (its last line for "
-         "the key), or -1.");
-  W.line("static int an5d_cache_lookup(const char *key, char *path, size_t "
-         "size)");
-  W.open("");
-  W.line("if (!an5d_cache_path(path, size, 0))");
-  W.indent();
-  W.line("return -1;");
-  W.dedent();
-  W.line("FILE *f = fopen(path, \"r\");");
-  W.line("if (f == NULL)");
-  W.indent();
-  W.line("return -1;");
-  W.dedent();
-  W.line("int found = -1;");
-  W.line("char line[2048];");
-  W.line("const size_t key_length = strlen(key);");
-  W.open("while (fgets(line, sizeof line, f) != NULL)");
-  W.line("line[strcspn(line, \"\\n\")] = '\\0';");
-  W.line("if (strncmp(line, key, key_length) != 0 || "
-         "strncmp(line + key_length, \" => \", 4) != 0)");
-  W.indent();
-  W.line("continue;");
-  W.dedent();
-  W.line("for (int c = 0; c < " + str(K) + "; ++c)");
-  W.indent();
-  W.line("if (strcmp(line + key_length + 4, an5d_candidates[c]) == 0)");
-  W.indent();
-  W.line("found = c;");
-  W.dedent();
-  W.dedent();
-  W.close();
-  W.line("fclose(f);");
-  W.line("return found;");
-  W.close();
-  W.line("");
-
-  W.line("// Times each candidate on a scratch copy of the planes (the user's "
-         "data stays untouched):");
-  W.line("// a warm-up, then the mean of two runs of min(steps, " +
-         str(std::max<int64_t>(16, 8 * MaxBT)) +
-         ") steps, each from the same planes.");
-  W.line("// Remembers the fastest per process and in the cache file, keyed "
-         "by stencil, precision,");
-  W.line("// grid size, GPU and the candidate list.");
-  W.line("static int an5d_choose(" + Elem +
-         " *grid, size_t bytes, long t_first, long steps" + stepsParams() +
-         ")");
-  W.open("");
-  W.line("static char chosen_key[1024];");
-  W.line("static int chosen = -1;");
-  W.line("const char *verbose_env = getenv(\"AN5D_VERBOSE\");");
-  W.line("const int verbose = verbose_env != NULL && atoi(verbose_env) > 0;");
-  W.line("int device = 0;");
-  W.line("cudaDeviceProp prop;");
-  W.line("AN5D_CHECK(cudaGetDevice(&device));");
-  W.line("AN5D_CHECK(cudaGetDeviceProperties(&prop, device));");
-  W.line("for (char *c = prop.name; *c != '\\0'; ++c)");
-  W.indent();
-  W.line("if (*c == ' ')");
-  W.indent();
-  W.line("*c = '_';");
-  W.dedent();
-  W.dedent();
-  std::string Fmt = "%ld", Vals = "(long)" + Ext[0];
-  for (unsigned Dm = 1; Dm < N; ++Dm) {
-    Fmt += "x%ld";
-    Vals += ", (long)" + Ext[Dm];
-  }
-  W.line("char key[1024];");
-  W.line("snprintf(key, sizeof key, \"" + S.Function + "@" + File + " " +
-         Elem + " " + Fmt + " %s " + Signature + "\", " + Vals +
-         ", prop.name);");
-  W.line("if (chosen >= 0 && strcmp(key, chosen_key) == 0)");
-  W.indent();
-  W.line("return chosen;");
-  W.dedent();
-  W.line("char path[4096];");
-  W.line("int choice = an5d_cache_lookup(key, path, sizeof path);");
-  W.open("if (choice >= 0)");
-  W.line("if (verbose)");
-  W.indent();
-  W.line("fprintf(stderr, \"an5d autotune: %s: cached in %s: %s\\n\", key, "
-         "path, an5d_candidates[choice]);");
-  W.dedent();
-  W.close("");
-  W.open("else");
-  W.line("const long trial = steps < " + str(std::max<int64_t>(16, 8 * MaxBT)) +
-         " ? steps : " + str(std::max<int64_t>(16, 8 * MaxBT)) + ";");
-  W.line(Elem + " *scratch = NULL;");
-  W.line("AN5D_CHECK(cudaMalloc((void **)&scratch, bytes));");
-  W.line("cudaEvent_t start, stop;");
-  W.line("AN5D_CHECK(cudaEventCreate(&start));");
-  W.line("AN5D_CHECK(cudaEventCreate(&stop));");
-  W.line("double best = 0.0;");
-  W.open("for (int c = 0; c < " + str(K) + "; ++c)");
-  W.line("double total = 0.0;");
-  W.open("for (int run = 0; run < 3; ++run)");
-  W.line("float ms = 0.0f;");
-  W.line("AN5D_CHECK(cudaMemcpy(scratch, grid, bytes, "
-         "cudaMemcpyDeviceToDevice));");
-  W.line("AN5D_CHECK(cudaEventRecord(start, 0));");
-  W.line("an5d_steps_of(c, scratch, t_first, trial" + gridArgs() +
-         scalarArgs() + ");");
-  W.line("AN5D_CHECK(cudaEventRecord(stop, 0));");
-  W.line("AN5D_CHECK(cudaEventSynchronize(stop));");
-  W.line("AN5D_CHECK(cudaEventElapsedTime(&ms, start, stop));");
-  W.line("if (run > 0) // the first run is a warm-up");
-  W.indent();
-  W.line("total += ms / 2.0;");
-  W.dedent();
-  W.close();
-  W.line("if (verbose)");
-  W.indent();
-  W.line("fprintf(stderr, \"an5d autotune: %s: candidate %d (%s): %.3f ms "
-         "for %ld steps\\n\", key, c, an5d_candidates[c], total, trial);");
-  W.dedent();
-  W.open("if (choice < 0 || total < best)");
-  W.line("best = total;");
-  W.line("choice = c;");
-  W.close();
-  W.close();
-  W.line("AN5D_CHECK(cudaEventDestroy(start));");
-  W.line("AN5D_CHECK(cudaEventDestroy(stop));");
-  W.line("AN5D_CHECK(cudaFree(scratch));");
-  W.line("FILE *f = an5d_cache_path(path, sizeof path, 1) ? fopen(path, "
-         "\"a\") : NULL;");
-  W.open("if (f != NULL)");
-  W.line("fprintf(f, \"%s => %s\\n\", key, an5d_candidates[choice]);");
-  W.line("fclose(f);");
-  W.close("");
-  W.open("else if (verbose)");
-  W.line("fprintf(stderr, \"an5d autotune: cannot write the cache file "
-         "%s\\n\", path);");
-  W.close();
-  W.line("if (verbose)");
-  W.indent();
-  W.line("fprintf(stderr, \"an5d autotune: %s: chose candidate %d (%s)\\n\", "
-         "key, choice, an5d_candidates[choice]);");
-  W.dedent();
-  W.close();
-  W.line("snprintf(chosen_key, sizeof chosen_key, \"%s\", key);");
-  W.line("chosen = choice;");
-  W.line("return choice;");
   W.close();
   W.line("");
 }
@@ -1366,8 +999,6 @@ std::string Emitter::run() {
   } else {
     header();
     preludeCommon();
-    W.raw("#include <sys/stat.h>");
-    W.line("");
     smWrapper();
     coefficientTable(); // one table for every candidate
     for (size_t I = 0; I < Plans.size(); ++I)
@@ -1375,7 +1006,6 @@ std::string Emitter::run() {
     tuner();
   }
   runFunction();
-  verifyHelpers();
   userProgram();
   return W.str();
 }

@@ -106,16 +106,13 @@ private:
   /// The N.5D plan's kernels: per degree the interior and edge tiles'
   /// (kernelName), or an5d_kernel_vec for vector cells.
   std::vector<std::string> kernelNames() const;
-  /// struct an5d_tiles and the host helper that fills one dimension of it.
+  /// struct an5d_tiles (the runtime's an5d_tile_range fills it).
   void tileRanges();
-  /// The streams and events of an5d_launch (an5d_streams).
-  void streamsStruct();
   /// "i [-1, +1] j [-2, +2]": the reach per dimension, for headers.
   std::string reachText() const;
   void naiveHeader();
   void headerFooter();
   void naiveParameters();
-  void launchSchedule();
   void minBlocksDefine();
   std::string kernelDescription() const;
   void naiveKernel();
@@ -172,10 +169,7 @@ private:
   void planeSizeLine();
   /// cudaFuncSetAttribute for every kernel when AN5D_SM_BYTES > 48 KiB.
   void sharedMemoryOptIn();
-  /// The plane step Step reads: (Step + w - 1) mod 2, as an int.
-  std::string readPlaneOf(const std::string &Step) const;
   void runFunction();
-  void verifyHelpers();
   void userProgram();
   std::string referenceNest() const;
 

@@ -721,9 +721,11 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
 void Emitter::vecStepsFunction() {
   stepsFunctionHead();
   planeSizeLine();
-  W.line("// Step s reads plane (s + w - 1) mod 2 with w = " +
-         str(P.WriteShift) + " (the write plane is (t + w) % 2).");
-  W.line("int in_plane = " + readPlaneOf("t_first") + ";");
+  W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
+         "w = " + str(P.WriteShift) + " (the write");
+  W.line("// plane is (t + w) % 2).");
+  W.line("int in_plane = an5d_read_plane(t_first, " + str(P.WriteShift) +
+         ");");
   W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
          "the next step");
   std::string Args = gridArgs() + scalarArgs();
@@ -733,7 +735,7 @@ void Emitter::vecStepsFunction() {
            "last ones go one");
     W.line("// step per launch, so the plane not written last holds step "
            "t_last - 1.");
-    W.line("const long full = steps > 2 ? (steps - 2) / AN5D_BT : 0;");
+    W.line("const long full = an5d_vector_full_launches(steps, AN5D_BT);");
     if (P.BT % 2 == 0) {
       W.line("// An even degree ends on the parity it starts from, so its "
              "launches alternate between");

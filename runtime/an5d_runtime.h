@@ -1,0 +1,458 @@
+//===- an5d_runtime.h - The host code every generated file shares ---------===//
+//
+// The part of a generated program's host code that does not depend on the
+// plan: tile ranges, the launch schedule, the streams of a launch, timing,
+// AN5D_VERIFY's comparison and the autotuner's cache and trials. an5dc's
+// build embeds this text and the emitter writes it once near the top of
+// every .cu file, so the output stays one file that plain nvcc builds with
+// no include path; only per-plan tables and launches are generated.
+//
+// Expects the CUDA runtime API (cuda_runtime.h, or the CPU emulation's
+// an5d_emu.h) and <stdio.h>, <stdlib.h>, <string.h>, <math.h> included.
+// Host sizes are 64-bit throughout: extents, step counts and tile offsets.
+// Unit tests: test/Unit/RuntimeTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_RUNTIME_H
+#define AN5D_RUNTIME_H
+
+#include <sys/stat.h>
+
+// Every CUDA call is checked; a failure ends the program.
+#define AN5D_CHECK(call)                                                       \
+  do {                                                                         \
+    cudaError_t an5d_status = (call);                                          \
+    if (an5d_status != cudaSuccess) {                                          \
+      fprintf(stderr, "an5d: %s failed: %s\n", #call,                          \
+              cudaGetErrorString(an5d_status));                                \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+// --- Sizes ------------------------------------------------------------------
+
+// Kernels index a dimension with int and the grid's y and z dimensions hold
+// at most 65,535 blocks; larger values are refused before any work.
+#define AN5D_MAX_EXTENT 2147483647L
+#define AN5D_MAX_GRID_YZ 65535L
+
+// Stops the program with a message naming the size that cannot run. Called
+// before anything is allocated or copied, so the user's arrays are untouched.
+inline void an5d_size_error(const char *what, long value, long limit) {
+  fprintf(stderr,
+          "an5d: %s is %ld, more than the %ld the generated kernels can "
+          "run; the arrays were not changed\n",
+          what, value, limit);
+  exit(1);
+}
+
+// The blocks along a launch's y or z dimension: count, checked.
+inline unsigned an5d_grid_yz(long count, const char *what) {
+  if (count > AN5D_MAX_GRID_YZ)
+    an5d_size_error(what, count, AN5D_MAX_GRID_YZ);
+  return (unsigned)count;
+}
+
+// Blocks of `size` covering `count` items (count >= 0, size > 0).
+inline long an5d_blocks(long count, long size) {
+  return (count + size - 1) / size;
+}
+
+// --- Tile ranges ------------------------------------------------------------
+
+// One dimension of a launch's tiles: count in all, and lo .. hi - 1 those
+// whose columns, halo included, are all interior (the interior tiles'
+// kernel's); the others are the edge tiles' kernel's.
+struct an5d_tile_span {
+  long lo, hi, count;
+};
+
+// `cols` interior columns (>= 1) in tiles of `width`, each of whose blocks
+// reads from `halo` columns before its tile to `loaded` columns in all. A
+// tile is interior when all of them are interior, except at most `ring_lo`
+// boundary columns before the interior and `ring_hi` after it, which it
+// reads at level 0 only.
+inline an5d_tile_span an5d_tile_range(long cols, long width, long halo,
+                                      long loaded, long ring_lo, long ring_hi) {
+  an5d_tile_span s;
+  s.count = an5d_blocks(cols, width);
+  // Tile b is interior when b * width - halo >= -ring_lo and
+  // b * width - halo + loaded <= cols + ring_hi.
+  const long first = an5d_blocks(halo - ring_lo, width);
+  const long room = cols + ring_hi + halo - loaded;
+  const long end = room < 0 ? 0 : room / width + 1;
+  s.lo = first < s.count ? (first < 0 ? 0 : first) : s.count;
+  s.hi = end < s.count ? end : s.count;
+  if (s.hi < s.lo)
+    s.hi = s.lo;
+  // A partial last tile moves back to start at cols - width (the interior
+  // tiles' kernel starts its tiles at min(b * width, cols - width)) when that
+  // makes it interior and the tile before it is interior too: both blocks
+  // then store the same values, computed by the same code, into the columns
+  // they share.
+  const long full = cols - width;
+  if (s.hi == s.count - 1 && s.lo <= s.count - 2 && full >= halo - ring_lo &&
+      full <= room)
+    s.hi = s.count;
+  return s;
+}
+
+// The int fields of a generated file's an5d_tiles (kernels index with int;
+// the extents' check keeps tile counts below 2^31).
+inline void an5d_tile_fields(an5d_tile_span s, int *lo, int *hi, int *count) {
+  *lo = (int)s.lo;
+  *hi = (int)s.hi;
+  *count = (int)s.count;
+}
+
+// --- Launch schedule --------------------------------------------------------
+
+// The degrees of the N.5D launches of `steps` >= 1 time steps at degree bt:
+// `full` launches of bt, then tail[0 .. tail_count - 1].
+struct an5d_schedule {
+  long full;
+  int tail[4];
+  int tail_count;
+};
+
+// (steps - 1) / bt launches of degree bt, one of the remainder, then one of
+// degree 1, so the other plane ends holding step t_last - 1. The data moves
+// to the other plane at every launch, so the launch count must have the
+// parity of the step count: if it does not, the last launch of degree >= 2
+// is split into (d - 1, 1).
+inline an5d_schedule an5d_launch_schedule(long steps, int bt) {
+  an5d_schedule s;
+  const long rest = steps - 1;
+  s.full = rest / bt;
+  s.tail_count = 0;
+  const int part = (int)(rest % bt);
+  const long launches = s.full + (part != 0) + 1;
+  const int split = (launches % 2) != (steps % 2);
+  if (split && part < 2) {
+    --s.full;
+    s.tail[s.tail_count++] = bt - 1;
+    s.tail[s.tail_count++] = 1;
+  }
+  if (part != 0) {
+    if (split && part >= 2) {
+      s.tail[s.tail_count++] = part - 1;
+      s.tail[s.tail_count++] = 1;
+    } else {
+      s.tail[s.tail_count++] = part;
+    }
+  }
+  s.tail[s.tail_count++] = 1;
+  return s;
+}
+
+// The vector-cell kernels' schedule: launches of degree bt while more than 2
+// steps remain, then one step per launch (at least 2 when steps >= 2), so
+// the plane not written last holds step t_last - 1. Returns the launches of
+// degree bt; the rest, steps - full * bt, are single steps.
+inline long an5d_vector_full_launches(long steps, int bt) {
+  return bt > 1 && steps > 2 ? (steps - 2) / bt : 0;
+}
+
+// The plane step `step` reads: (step + w - 1) mod 2, where the C loop
+// writes plane (t + w) % 2.
+inline int an5d_read_plane(long step, long w) {
+  return (int)(((step + w - 1) % 2 + 2) % 2);
+}
+
+// --- Streams ----------------------------------------------------------------
+
+// An N.5D launch's second stream, for the edge tiles' kernels, and the
+// events that order it with stream 0.
+struct an5d_streams {
+  cudaStream_t edge;
+  cudaEvent_t ready;     // stream 0's earlier launches are done
+  cudaEvent_t edge_done; // the edge tiles' kernel is done
+};
+
+inline void an5d_streams_create(an5d_streams *s) {
+  AN5D_CHECK(cudaStreamCreateWithFlags(&s->edge, cudaStreamNonBlocking));
+  AN5D_CHECK(cudaEventCreateWithFlags(&s->ready, cudaEventDisableTiming));
+  AN5D_CHECK(cudaEventCreateWithFlags(&s->edge_done, cudaEventDisableTiming));
+}
+
+// Released once the launches that use them are done.
+inline void an5d_streams_destroy(an5d_streams *s) {
+  AN5D_CHECK(cudaEventDestroy(s->edge_done));
+  AN5D_CHECK(cudaEventDestroy(s->ready));
+  AN5D_CHECK(cudaStreamDestroy(s->edge));
+}
+
+// Before the launches of one degree: the edge stream waits for stream 0's
+// earlier work (when there are edge tiles).
+inline void an5d_edge_begin(const an5d_streams *s, long edge) {
+  if (edge > 0) {
+    AN5D_CHECK(cudaEventRecord(s->ready, 0));
+    AN5D_CHECK(cudaStreamWaitEvent(s->edge, s->ready, 0));
+  }
+}
+
+// After them: stream 0 waits for the edge tiles' kernel.
+inline void an5d_edge_end(const an5d_streams *s, long edge) {
+  AN5D_CHECK(cudaGetLastError());
+  if (edge > 0) {
+    AN5D_CHECK(cudaEventRecord(s->edge_done, s->edge));
+    AN5D_CHECK(cudaStreamWaitEvent(0, s->edge_done, 0));
+  }
+}
+
+// --- Running and timing -----------------------------------------------------
+
+// Runs `run()` (all time steps on the device planes `grid` of `bytes`,
+// returning the launches it made) once. AN5D_TIMING=1 in the environment
+// prints the kernels' time (CUDA events around the launches); AN5D_TIMING=R
+// with R > 1 runs all steps R + 1 times from the same initial planes (a
+// device copy), the first as a warm-up, and prints the mean of the other R.
+template <typename Run>
+long an5d_timed_run(void *grid, size_t bytes, long steps, Run run) {
+  const char *timing = getenv("AN5D_TIMING");
+  const int repeats = timing != NULL && atoi(timing) > 0 ? atoi(timing) : 0;
+  const int runs = repeats > 1 ? repeats + 1 : 1;
+  void *initial = NULL;
+  if (runs > 1) {
+    AN5D_CHECK(cudaMalloc(&initial, bytes));
+    AN5D_CHECK(cudaMemcpy(initial, grid, bytes, cudaMemcpyDeviceToDevice));
+  }
+  cudaEvent_t start = NULL, stop = NULL;
+  if (repeats > 0) {
+    AN5D_CHECK(cudaEventCreate(&start));
+    AN5D_CHECK(cudaEventCreate(&stop));
+  }
+  double total_ms = 0.0;
+  long launches = 0;
+  for (int r = 0; r < runs; ++r) {
+    if (r > 0)
+      AN5D_CHECK(cudaMemcpy(grid, initial, bytes, cudaMemcpyDeviceToDevice));
+    if (repeats > 0)
+      AN5D_CHECK(cudaEventRecord(start, 0));
+    launches = run();
+    if (repeats > 0) {
+      float ms = 0.0f;
+      AN5D_CHECK(cudaEventRecord(stop, 0));
+      AN5D_CHECK(cudaEventSynchronize(stop));
+      AN5D_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      if (r > 0 || runs == 1)
+        total_ms += ms;
+    }
+  }
+  if (repeats > 0) {
+    fprintf(stderr, "an5d timing: %.3f ms kernels, %ld steps in %ld launches",
+            total_ms / (runs > 1 ? repeats : 1), steps, launches);
+    fprintf(stderr, runs > 1 ? " (mean of %d runs after a warm-up)\n" : "\n",
+            repeats);
+    AN5D_CHECK(cudaEventDestroy(start));
+    AN5D_CHECK(cudaEventDestroy(stop));
+  }
+  if (initial != NULL)
+    AN5D_CHECK(cudaFree(initial));
+  return launches;
+}
+
+// --- AN5D_VERIFY ------------------------------------------------------------
+
+// A copy of both planes for the CPU reference run.
+template <typename T> T *an5d_verify_copy(const T *data, size_t cells) {
+  T *copy = (T *)malloc(cells * sizeof(T));
+  if (copy == NULL) {
+    fprintf(stderr, "an5d verify: cannot allocate the reference\n");
+    exit(1);
+  }
+  memcpy(copy, data, cells * sizeof(T));
+  return copy;
+}
+
+// The largest error of `result` against `reference` over `cells` cells,
+// absolute and relative to max(|reference|, 1); a NaN counts as infinite.
+struct an5d_errors {
+  double max_abs, max_rel;
+};
+
+template <typename T>
+an5d_errors an5d_compare(const T *reference, const T *result, size_t cells) {
+  an5d_errors e = {0.0, 0.0};
+  for (size_t cell = 0; cell < cells; ++cell) {
+    const double ref = reference[cell], got = result[cell];
+    double err = fabs(got - ref);
+    if (err != err)
+      err = HUGE_VAL;
+    const double rel = err / (fabs(ref) > 1.0 ? fabs(ref) : 1.0);
+    e.max_abs = err > e.max_abs ? err : e.max_abs;
+    e.max_rel = rel > e.max_rel ? rel : e.max_rel;
+  }
+  return e;
+}
+
+// Compares every cell of both planes with the CPU reference (and frees it);
+// exits beyond the tolerance (relative to max(|reference|, 1)).
+template <typename T>
+void an5d_verify_compare(T *reference, const T *result, size_t cells,
+                         double tolerance) {
+  const an5d_errors e = an5d_compare(reference, result, cells);
+  fprintf(stderr,
+          "an5d verify: max abs error %g, max rel error %g (tolerance %g)\n",
+          e.max_abs, e.max_rel, tolerance);
+  free(reference);
+  if (!(e.max_rel <= tolerance))
+    exit(1);
+}
+
+// --- Autotuning -------------------------------------------------------------
+
+// The cache file: AN5D_TUNE_CACHE, else $XDG_CACHE_HOME/an5d/autotune.txt,
+// else $HOME/.cache/an5d/autotune.txt; the directories are made when
+// writing (make_dirs). Returns 0 when there is no such path.
+inline int an5d_cache_path(char *path, size_t size, int make_dirs) {
+  const char *given = getenv("AN5D_TUNE_CACHE");
+  if (given != NULL && given[0] != '\0')
+    return snprintf(path, size, "%s", given) < (int)size;
+  const char *xdg = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  char dir[4096];
+  if (xdg != NULL && xdg[0] != '\0') {
+    if (snprintf(dir, sizeof dir, "%s", xdg) >= (int)sizeof dir)
+      return 0;
+  } else if (home != NULL && home[0] != '\0') {
+    if (snprintf(dir, sizeof dir, "%s/.cache", home) >= (int)sizeof dir)
+      return 0;
+  } else {
+    return 0;
+  }
+  if (make_dirs)
+    mkdir(dir, 0755);
+  const int n = snprintf(path, size, "%s/an5d", dir);
+  if (n < 0 || n >= (int)size)
+    return 0;
+  if (make_dirs)
+    mkdir(path, 0755);
+  return snprintf(path + n, size - n, "/autotune.txt") < (int)(size - n);
+}
+
+// The candidate the cache file at `path` holds for `key` (its last line for
+// the key) among labels[0 .. count - 1], or -1.
+inline int an5d_cache_lookup(const char *path, const char *key,
+                             const char *const *labels, int count) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL)
+    return -1;
+  int found = -1;
+  char line[2048];
+  const size_t key_length = strlen(key);
+  while (fgets(line, sizeof line, f) != NULL) {
+    line[strcspn(line, "\n")] = '\0';
+    if (strncmp(line, key, key_length) != 0 ||
+        strncmp(line + key_length, " => ", 4) != 0)
+      continue;
+    for (int c = 0; c < count; ++c)
+      if (strcmp(line + key_length + 4, labels[c]) == 0)
+        found = c;
+  }
+  fclose(f);
+  return found;
+}
+
+// Appends "key => label" to the cache file at `path`; 0 if it cannot.
+inline int an5d_cache_store(const char *path, const char *key,
+                            const char *label) {
+  FILE *f = fopen(path, "a");
+  if (f == NULL)
+    return 0;
+  fprintf(f, "%s => %s\n", key, label);
+  return fclose(f) == 0;
+}
+
+// The cache key of a run: the stencil ("function@file precision"), the
+// extents as AxBxC, the GPU's name (blanks as '_') and the candidate list.
+inline void an5d_tune_key(char *key, size_t size, const char *stencil,
+                          const long *ext, int dims, const char *gpu,
+                          const char *signature) {
+  int n = snprintf(key, size, "%s ", stencil);
+  for (int d = 0; d < dims && n > 0 && (size_t)n < size; ++d)
+    n += snprintf(key + n, size - n, d ? "x%ld" : "%ld", ext[d]);
+  if (n > 0 && (size_t)n < size)
+    n += snprintf(key + n, size - n, " ");
+  for (const char *c = gpu; *c != '\0' && n > 0 && (size_t)n + 1 < size; ++c)
+    key[n++] = *c == ' ' ? '_' : *c;
+  if (n > 0 && (size_t)n < size)
+    snprintf(key + n, size - n, " %s", signature);
+}
+
+// The fastest of `count` candidates (labels[c]) for this GPU and grid:
+// cached per process and in the cache file, else timed. trial(c, scratch,
+// trial_steps) runs candidate c on a scratch copy of the planes `grid`
+// (`bytes`; the user's data stays untouched): a warm-up, then the mean of
+// two runs, each from the same planes. AN5D_VERBOSE=1 prints what was
+// timed and chosen.
+template <typename Trial>
+int an5d_choose(const char *stencil, const long *ext, int dims,
+                const char *signature, const char *const *labels, int count,
+                void *grid, size_t bytes, long trial_steps, Trial trial) {
+  static char chosen_key[1024];
+  static int chosen = -1;
+  const char *verbose_env = getenv("AN5D_VERBOSE");
+  const int verbose = verbose_env != NULL && atoi(verbose_env) > 0;
+  int device = 0;
+  cudaDeviceProp prop;
+  AN5D_CHECK(cudaGetDevice(&device));
+  AN5D_CHECK(cudaGetDeviceProperties(&prop, device));
+  char key[1024];
+  an5d_tune_key(key, sizeof key, stencil, ext, dims, prop.name, signature);
+  if (chosen >= 0 && strcmp(key, chosen_key) == 0)
+    return chosen;
+  char path[4096];
+  int choice = an5d_cache_path(path, sizeof path, 0)
+                   ? an5d_cache_lookup(path, key, labels, count)
+                   : -1;
+  if (choice >= 0) {
+    if (verbose)
+      fprintf(stderr, "an5d autotune: %s: cached in %s: %s\n", key, path,
+              labels[choice]);
+  } else {
+    void *scratch = NULL;
+    AN5D_CHECK(cudaMalloc(&scratch, bytes));
+    cudaEvent_t start, stop;
+    AN5D_CHECK(cudaEventCreate(&start));
+    AN5D_CHECK(cudaEventCreate(&stop));
+    double best = 0.0;
+    for (int c = 0; c < count; ++c) {
+      double total = 0.0;
+      for (int r = 0; r < 3; ++r) {
+        float ms = 0.0f;
+        AN5D_CHECK(cudaMemcpy(scratch, grid, bytes, cudaMemcpyDeviceToDevice));
+        AN5D_CHECK(cudaEventRecord(start, 0));
+        trial(c, scratch, trial_steps);
+        AN5D_CHECK(cudaEventRecord(stop, 0));
+        AN5D_CHECK(cudaEventSynchronize(stop));
+        AN5D_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (r > 0) // the first run is a warm-up
+          total += ms / 2.0;
+      }
+      if (verbose)
+        fprintf(stderr,
+                "an5d autotune: %s: candidate %d (%s): %.3f ms for %ld steps\n",
+                key, c, labels[c], total, trial_steps);
+      if (choice < 0 || total < best) {
+        best = total;
+        choice = c;
+      }
+    }
+    AN5D_CHECK(cudaEventDestroy(start));
+    AN5D_CHECK(cudaEventDestroy(stop));
+    AN5D_CHECK(cudaFree(scratch));
+    if (!(an5d_cache_path(path, sizeof path, 1) &&
+          an5d_cache_store(path, key, labels[choice])) &&
+        verbose)
+      fprintf(stderr, "an5d autotune: cannot write the cache file %s\n", path);
+    if (verbose)
+      fprintf(stderr, "an5d autotune: %s: chose candidate %d (%s)\n", key,
+              choice, labels[choice]);
+  }
+  snprintf(chosen_key, sizeof chosen_key, "%s", key);
+  chosen = choice;
+  return choice;
+}
+
+#endif // AN5D_RUNTIME_H

@@ -1,0 +1,275 @@
+//===- RuntimeTest.cpp - The host runtime every generated file holds ------===//
+//
+// runtime/an5d_runtime.h against the CPU emulation's CUDA API: tile ranges
+// against their definition, the launch schedules' step counts and parity,
+// the read plane, the comparison of AN5D_VERIFY, the autotuner's cache and
+// choice, timing, and the size guards.
+//
+//===----------------------------------------------------------------------===//
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "an5d_emu.h"
+#include "an5d_runtime.h"
+
+namespace {
+
+// Whether tile b of a range may go to the interior tiles' kernel: every
+// column it reads is interior but for ring_lo / ring_hi boundary columns.
+// A partial last tile starts at cols - width.
+bool interiorTile(long B, long Cols, long Width, long Halo, long Loaded,
+                  long RingLo, long RingHi) {
+  long Count = (Cols + Width - 1) / Width;
+  long Start = B * Width;
+  if (B == Count - 1 && Start + Width > Cols)
+    Start = Cols - Width;
+  return Start - Halo >= -RingLo && Start - Halo + Loaded <= Cols + RingHi;
+}
+
+TEST(RuntimeTest, TileRangeHoldsOnlyInteriorTiles) {
+  for (long Cols = 1; Cols <= 70; ++Cols)
+    for (long Width = 1; Width <= 12; ++Width)
+      for (long Halo = 0; Halo <= 6; Halo += 2)
+        for (long Ring = 0; Ring <= 2; ++Ring) {
+          long Loaded = Width + 2 * Halo;
+          an5d_tile_span S =
+              an5d_tile_range(Cols, Width, Halo, Loaded, Ring, Ring);
+          ASSERT_EQ(S.count, (Cols + Width - 1) / Width);
+          ASSERT_LE(0, S.lo);
+          ASSERT_LE(S.lo, S.hi);
+          ASSERT_LE(S.hi, S.count);
+          for (long B = S.lo; B < S.hi; ++B)
+            ASSERT_TRUE(interiorTile(B, Cols, Width, Halo, Loaded, Ring, Ring))
+                << "cols " << Cols << " width " << Width << " halo " << Halo
+                << " ring " << Ring << " tile " << B;
+        }
+}
+
+TEST(RuntimeTest, TileRangeTakesEveryInteriorTileOfAWideGrid) {
+  // 2^33 columns: counts and offsets past 32 bits.
+  const long Cols = 1L << 33, Width = 120, Halo = 4;
+  an5d_tile_span S = an5d_tile_range(Cols, Width, Halo, Width + 8, 0, 0);
+  EXPECT_EQ(S.count, (Cols + Width - 1) / Width);
+  EXPECT_EQ(S.lo, 1);
+  // The last, partial tile would read 4 columns past the interior even
+  // moved back: it is an edge tile, every one before it interior.
+  EXPECT_EQ(S.hi, S.count - 1);
+  EXPECT_TRUE(interiorTile(S.hi - 1, Cols, Width, Halo, Width + 8, 0, 0));
+  EXPECT_FALSE(interiorTile(S.hi, Cols, Width, Halo, Width + 8, 0, 0));
+  // With a ring of 4 boundary columns after the interior it moves back.
+  EXPECT_EQ(an5d_tile_range(Cols, Width, Halo, Width + 8, 0, 4).hi, S.count);
+}
+
+TEST(RuntimeTest, LaunchScheduleRunsEveryStepWithTheRightParity) {
+  for (int BT = 1; BT <= 8; ++BT)
+    for (long Steps = 1; Steps <= 100; ++Steps) {
+      an5d_schedule S = an5d_launch_schedule(Steps, BT);
+      ASSERT_GE(S.full, 0);
+      ASSERT_GE(S.tail_count, 1);
+      ASSERT_LE(S.tail_count, 4);
+      long Total = S.full * BT, Launches = S.full + S.tail_count;
+      for (int I = 0; I < S.tail_count; ++I) {
+        ASSERT_GE(S.tail[I], 1);
+        ASSERT_LE(S.tail[I], BT);
+        Total += S.tail[I];
+      }
+      EXPECT_EQ(Total, Steps) << "bT " << BT;
+      // Each launch moves the data to the other plane.
+      EXPECT_EQ(Launches % 2, Steps % 2) << "bT " << BT << " steps " << Steps;
+      // The last launch is one step, so the other plane holds t_last - 1.
+      EXPECT_EQ(S.tail[S.tail_count - 1], 1);
+    }
+  an5d_schedule Long = an5d_launch_schedule(5000000001L, 4);
+  EXPECT_EQ(Long.full, 1250000000L);
+}
+
+TEST(RuntimeTest, VectorScheduleEndsWithSingleSteps) {
+  for (int BT = 1; BT <= 6; ++BT)
+    for (long Steps = 1; Steps <= 50; ++Steps) {
+      long Full = an5d_vector_full_launches(Steps, BT);
+      long Single = Steps - Full * (BT > 1 ? BT : 0);
+      if (BT == 1) {
+        EXPECT_EQ(Full, 0);
+        continue;
+      }
+      EXPECT_GE(Single, Steps >= 2 ? 2 : Steps) << BT << " " << Steps;
+      EXPECT_LE(Single, BT + 1) << BT << " " << Steps;
+    }
+}
+
+TEST(RuntimeTest, ReadPlaneIsTheStepParityShifted) {
+  EXPECT_EQ(an5d_read_plane(0, 1), 0);
+  EXPECT_EQ(an5d_read_plane(1, 1), 1);
+  EXPECT_EQ(an5d_read_plane(0, 0), 1);
+  EXPECT_EQ(an5d_read_plane(-3, 1), 1);
+  EXPECT_EQ(an5d_read_plane(-4, 2), 1);
+  EXPECT_EQ(an5d_read_plane(3000000001L, 1), 1);
+}
+
+TEST(RuntimeTest, CompareIsRelativeAboveOneAndSeesNaN) {
+  const double Ref[3] = {0.5, 100.0, -3.0};
+  const double Got[3] = {0.5 + 1e-6, 100.0 + 1e-3, -3.0};
+  an5d_errors E = an5d_compare(Ref, Got, 3);
+  EXPECT_NEAR(E.max_abs, 1e-3, 1e-9);
+  EXPECT_NEAR(E.max_rel, 1e-5, 1e-9);
+  const float RefF[2] = {1.0f, 2.0f};
+  const float GotF[2] = {1.0f, NAN};
+  EXPECT_TRUE(std::isinf(an5d_compare(RefF, GotF, 2).max_rel));
+}
+
+TEST(RuntimeTest, VerifyCompareExitsBeyondTheTolerance) {
+  const float Got[2] = {1.0f, 2.5f};
+  EXPECT_EXIT(
+      {
+        float *Ref = an5d_verify_copy(Got, 2);
+        Ref[1] = 2.0f;
+        an5d_verify_compare(Ref, Got, 2, 1e-4);
+      },
+      ::testing::ExitedWithCode(1), "max rel error 0.25");
+}
+
+/// A fresh directory for cache files, removed with its contents.
+struct TempDir {
+  std::string Path;
+  TempDir() {
+    char Name[] = "/tmp/an5d-runtime-test-XXXXXX";
+    Path = mkdtemp(Name);
+  }
+  ~TempDir() { std::system(("rm -rf '" + Path + "'").c_str()); }
+};
+
+TEST(RuntimeTest, CachePathFollowsTheEnvironment) {
+  TempDir Dir;
+  char Path[4096];
+  setenv("AN5D_TUNE_CACHE", (Dir.Path + "/given.txt").c_str(), 1);
+  ASSERT_TRUE(an5d_cache_path(Path, sizeof Path, 0));
+  EXPECT_EQ(std::string(Path), Dir.Path + "/given.txt");
+  unsetenv("AN5D_TUNE_CACHE");
+  setenv("XDG_CACHE_HOME", Dir.Path.c_str(), 1);
+  ASSERT_TRUE(an5d_cache_path(Path, sizeof Path, 1));
+  EXPECT_EQ(std::string(Path), Dir.Path + "/an5d/autotune.txt");
+  EXPECT_EQ(access((Dir.Path + "/an5d").c_str(), F_OK), 0);
+  // A path that does not fit is no path.
+  char Small[8];
+  EXPECT_FALSE(an5d_cache_path(Small, sizeof Small, 0));
+  unsetenv("XDG_CACHE_HOME");
+}
+
+TEST(RuntimeTest, CacheLookupTakesTheLastKnownLabelOfTheKey) {
+  TempDir Dir;
+  std::string File = Dir.Path + "/cache.txt";
+  const char *Labels[2] = {"bT 2, bS 32, hSN 64", "bT 4, bS 64, hSN 128"};
+  EXPECT_EQ(an5d_cache_lookup(File.c_str(), "k 8x8 gpu s", Labels, 2), -1);
+  ASSERT_TRUE(an5d_cache_store(File.c_str(), "k 8x8 gpu s", Labels[1]));
+  ASSERT_TRUE(an5d_cache_store(File.c_str(), "k 8x8 gpu s", Labels[0]));
+  ASSERT_TRUE(an5d_cache_store(File.c_str(), "k 8x8 gpu s", "unknown label"));
+  ASSERT_TRUE(an5d_cache_store(File.c_str(), "k 8x8 gpu s2", Labels[1]));
+  EXPECT_EQ(an5d_cache_lookup(File.c_str(), "k 8x8 gpu s", Labels, 2), 0);
+  EXPECT_EQ(an5d_cache_lookup(File.c_str(), "k 8x8 gpu s2", Labels, 2), 1);
+  // A key that is a prefix of a cached one does not match it.
+  EXPECT_EQ(an5d_cache_lookup(File.c_str(), "k 8x8 gpu", Labels, 2), -1);
+}
+
+TEST(RuntimeTest, TuneKeyNamesStencilSizeGpuAndCandidates) {
+  char Key[128];
+  const long Ext[3] = {10, 20, 3000000000L};
+  an5d_tune_key(Key, sizeof Key, "kernel@f.c float", Ext, 3, "NVIDIA H200 X",
+                "4/32,8/64");
+  EXPECT_STREQ(Key,
+               "kernel@f.c float 10x20x3000000000 NVIDIA_H200_X 4/32,8/64");
+  // Truncated to fit a small key buffer.
+  volatile size_t Size = 12; // unknown to gcc, which would warn
+  std::vector<char> Short(Size);
+  an5d_tune_key(Short.data(), Short.size(), "kernel@f.c float", Ext, 3, "gpu",
+                "s");
+  EXPECT_EQ(std::strlen(Short.data()), Short.size() - 1);
+}
+
+TEST(RuntimeTest, ChooseTimesEachCandidateOnceAndRemembers) {
+  TempDir Dir;
+  setenv("AN5D_TUNE_CACHE", (Dir.Path + "/tune.txt").c_str(), 1);
+  float *Grid = nullptr;
+  ASSERT_EQ(cudaMalloc(&Grid, 64 * sizeof(float)), cudaSuccess);
+  for (int I = 0; I < 64; ++I)
+    Grid[I] = 1.0f;
+  const char *Labels[3] = {"slow", "fast", "slower"};
+  const long Ext[2] = {8, 4};
+  int Trials[3] = {0, 0, 0};
+  auto Trial = [&](int C, void *Scratch, long Steps) {
+    // The trials run on a scratch copy, never on the user's planes.
+    EXPECT_NE(Scratch, (void *)Grid);
+    static_cast<float *>(Scratch)[0] = -1.0f;
+    EXPECT_EQ(Steps, 5);
+    ++Trials[C];
+    usleep(C == 1 ? 1000 : 20000);
+  };
+  int Choice = an5d_choose("k@f.c float", Ext, 2, "sig", Labels, 3, Grid,
+                           64 * sizeof(float), 5, Trial);
+  EXPECT_EQ(Choice, 1);
+  EXPECT_EQ(Trials[0], 3); // a warm-up and two timed runs each
+  EXPECT_EQ(Trials[1], 3);
+  EXPECT_EQ(Grid[0], 1.0f);
+  // The same key again: remembered, nothing timed.
+  EXPECT_EQ(an5d_choose("k@f.c float", Ext, 2, "sig", Labels, 3, Grid,
+                        64 * sizeof(float), 5, Trial),
+            1);
+  EXPECT_EQ(Trials[1], 3);
+  // Another grid size: the cache file answers for this one only, so it is
+  // timed (and cached) too.
+  const long Other[2] = {8, 5};
+  an5d_choose("k@f.c float", Other, 2, "sig", Labels, 3, Grid,
+              64 * sizeof(float), 5, Trial);
+  EXPECT_EQ(Trials[1], 6);
+  char Path[4096];
+  ASSERT_TRUE(an5d_cache_path(Path, sizeof Path, 0));
+  EXPECT_EQ(an5d_cache_lookup(Path, "k@f.c float 8x4 an5d_CPU_emulation sig",
+                              Labels, 3),
+            1);
+  cudaFree(Grid);
+  unsetenv("AN5D_TUNE_CACHE");
+}
+
+TEST(RuntimeTest, TimedRunRepeatsFromTheSamePlanes) {
+  int *Grid = nullptr;
+  ASSERT_EQ(cudaMalloc(&Grid, 4 * sizeof(int)), cudaSuccess);
+  for (int I = 0; I < 4; ++I)
+    Grid[I] = I;
+  int Runs = 0;
+  auto Run = [&] {
+    // Every run starts from the planes the first one saw.
+    EXPECT_EQ(Grid[0], 0);
+    Grid[0] += 10;
+    ++Runs;
+    return 7L;
+  };
+  unsetenv("AN5D_TIMING");
+  EXPECT_EQ(an5d_timed_run(Grid, 4 * sizeof(int), 3, Run), 7);
+  EXPECT_EQ(Runs, 1);
+  Grid[0] = 0;
+  setenv("AN5D_TIMING", "3", 1);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(an5d_timed_run(Grid, 4 * sizeof(int), 3, Run), 7);
+  std::string Printed = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Runs, 5); // a warm-up and three timed runs
+  EXPECT_NE(Printed.find("3 steps in 7 launches (mean of 3 runs after a "
+                         "warm-up)"),
+            std::string::npos)
+      << Printed;
+  unsetenv("AN5D_TIMING");
+  cudaFree(Grid);
+}
+
+TEST(RuntimeTest, SizesPastTheGridLimitsStopWithAMessage) {
+  EXPECT_EQ(an5d_grid_yz(65535, "rows"), 65535u);
+  EXPECT_EXIT(an5d_grid_yz(65536, "the stream blocks"),
+              ::testing::ExitedWithCode(1),
+              "the stream blocks is 65536, more than the 65535");
+}
+
+} // namespace
