@@ -82,6 +82,8 @@ def main():
     ap.add_argument("--cflags", default="",
                     help="options of the reference C build only (the generated "
                          "file must carry what it needs itself)")
+    ap.add_argument("--emuflags", default="",
+                    help="options of the emulation build only (an5dc-emucc)")
     ap.add_argument("--double", action="store_true",
                     help="-DUSE_DOUBLE for both builds, double tolerance")
     ap.add_argument("--tsan", action="store_true",
@@ -112,7 +114,8 @@ def main():
     # The generated file keeps the user's '#include "..."' lines; they
     # resolve next to the input, not next to the generated file.
     include = ["-I", os.path.dirname(os.path.abspath(args.input))]
-    emucc_cmd = [args.emucc, cu, "-o", gpu_exe] + defines + include
+    emucc_cmd = ([args.emucc, cu, "-o", gpu_exe] + defines + include +
+                 shlex.split(args.emuflags))
     if args.tsan:
         emucc_cmd.insert(1, "--tsan")
     run(emucc_cmd)
