@@ -414,8 +414,7 @@ void Emitter::smWrapper() {
   if (adjacentCells()) {
     W.line("// Here plain loads: a thread's cells are adjacent rows, so its "
            "cells read the same");
-    W.line("// neighbours, which nvcc loads once only from plain loads "
-           "(faster on an H200, docs/performance.md).");
+    W.line("// neighbours, which nvcc loads once only from plain loads.");
   }
   if (P.plainSharedLoads())
     W.raw("#define AN5D_SM_VEC 1");

@@ -266,9 +266,8 @@ void Emitter::vecCopyFunction() {
   W.line("// One vector's asynchronous copy, cached in L1 (cp.async.ca): the "
          "16-byte form of");
   W.line("// __pipeline_memcpy_async bypasses L1 (cp.async.cg), and the L2 "
-         "then served about twice the");
-  W.line("// sectors these rows need (H200, star3d2r float: 1.14x slower; "
-         "docs/performance.md).");
+         "then serves about twice");
+  W.line("// the sectors these rows need.");
   W.line("__device__ __forceinline__ void an5d_copy_vector(" + V +
          " *dst, const " + Elem + " *src)");
   W.open("");

@@ -337,8 +337,7 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
     return !Asked; // a candidate the user did not ask for is left out
   P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
-             " (the shape measured fastest for the 3D stars on an H200; not "
-             "ranked by the model)";
+             " (the vector-cell defaults; not ranked by the model)";
   Plans.push_back(P);
   return true;
 }
