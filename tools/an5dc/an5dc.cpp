@@ -2,9 +2,8 @@
 //
 // Options, then the pipeline in order: frontend, polyhedral model, analysis,
 // the performance model's choice of parameters (what the user did not give),
-// the plan and the CUDA emission. The output is written to a temporary file
-// and renamed into place only when every stage succeeded, so a failure
-// leaves no output file.
+// the plan and the CUDA emission. The output is written only when every
+// stage succeeded (writeOutputFile), so a failure leaves no output file.
 // '--dump=<stage>' prints a stage's result and stops there.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +13,8 @@
 #include "an5d/Model.h"
 #include "an5d/Plan.h"
 #include "an5d/Polyhedral.h"
+
+#include "OutputFile.h"
 
 #include "clang/Basic/SourceManager.h"
 
@@ -583,38 +584,6 @@ SourceText describeOriginalSource(SourceSession &Session, const Stencil &S) {
   return Src;
 }
 
-/// Writes Text to Path through a temporary file renamed into place.
-bool writeOutput(const std::string &Path, const std::string &Text) {
-  llvm::SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    llvm::errs() << "an5dc: error: cannot create '" << Path
-                 << "': " << EC.message() << "\n";
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      llvm::errs() << "an5dc: error: cannot write '" << Path
-                   << "': " << OS.error().message() << "\n";
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::errs() << "an5dc: error: cannot write '" << Path
-                 << "': " << EC.message() << "\n";
-    llvm::sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
-
 /// Runs the pipeline; returns the process exit status.
 int runPipeline(const FrontendOptions &Opts) {
   std::unique_ptr<SourceSession> Session = SourceSession::create(Opts);
@@ -739,7 +708,7 @@ int runPipeline(const FrontendOptions &Opts) {
     return 1;
   SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
   std::string Text = emitCuda(*S, *A, Plans, Src);
-  if (!writeOutput(Output, Text))
+  if (!an5dc::writeOutputFile(Output, Text))
     return 1;
   const Plan &Build = buildLevelPlan(Plans);
   if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
