@@ -15,8 +15,8 @@
 #include "an5d/Polyhedral.h"
 
 #include "OutputFile.h"
+#include "SourceText.h"
 
-#include "clang/Basic/SourceManager.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -481,109 +481,6 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
   return true;
 }
 
-/// '#define'/'#undef' lines for the -D and -U options among Args.
-std::vector<std::string> macroLines(const std::vector<std::string> &Args) {
-  std::vector<std::string> Lines;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    bool Define = A.size() >= 2 && A[0] == '-' && A[1] == 'D';
-    bool Undef = A.size() >= 2 && A[0] == '-' && A[1] == 'U';
-    if (!Define && !Undef)
-      continue;
-    std::string Body = A.drop_front(2).str();
-    if (Body.empty() && I + 1 < Args.size())
-      Body = Args[++I];
-    auto [Name, Value] = llvm::StringRef(Body).split('=');
-    if (Name.empty())
-      continue;
-    Lines.push_back("#undef " + Name.str());
-    if (Define)
-      Lines.push_back("#define " + Name.str() + " " +
-                      (Body.find('=') == std::string::npos ? "1" : Value.str()));
-  }
-  return Lines;
-}
-
-SourceText describeOriginalSource(SourceSession &Session, const Stencil &S);
-
-/// Where Offset of the original text lands after Edits (none inside it).
-size_t shifted(size_t Offset, const std::vector<SourceEdit> &Edits) {
-  size_t Out = Offset;
-  for (const SourceEdit &E : Edits)
-    if (E.Offset + E.Length <= Offset)
-      Out = Out + E.Text.size() - E.Length;
-  return Out;
-}
-
-/// The user's text around the scop region, for the emitter, made valid C++
-/// (cxxCompatibilityEdits) since nvcc compiles it as such.
-SourceText describeSource(SourceSession &Session, const Stencil &S,
-                          const std::vector<std::string> &CompilerArgs) {
-  SourceText Src = describeOriginalSource(Session, S);
-  std::vector<SourceEdit> Edits;
-  for (const SourceEdit &E : cxxCompatibilityEdits(Session))
-    if (E.Offset + E.Length <= Src.ScopBegin || E.Offset >= Src.ScopEnd)
-      Edits.push_back(E);
-  for (size_t *Off : {&Src.ScopBegin, &Src.ScopEnd, &Src.BodyBegin,
-                      &Src.BodyEnd, &Src.SpaceLoop})
-    *Off = shifted(*Off, Edits);
-  Src.Text = applyEdits(Src.Text, Edits);
-  Src.MacroLines = macroLines(CompilerArgs);
-  return Src;
-}
-
-/// The user's text around the scop region, as written.
-SourceText describeOriginalSource(SourceSession &Session, const Stencil &S) {
-  clang::SourceManager &SM = Session.sources();
-  SourceText Src;
-  Src.Text = SM.getBufferData(SM.getMainFileID()).str();
-  const std::string &T = Src.Text;
-  auto offsetOf = [&](clang::SourceLocation L) {
-    return size_t(SM.getFileOffset(SM.getExpansionLoc(L)));
-  };
-  auto lineStart = [&](size_t Off) {
-    size_t NL = T.rfind('\n', Off == 0 ? 0 : Off - 1);
-    return (Off == 0 || NL == std::string::npos) ? size_t(0) : NL + 1;
-  };
-  auto nextLine = [&](size_t Off) {
-    size_t NL = T.find('\n', Off);
-    return NL == std::string::npos ? T.size() : NL + 1;
-  };
-  size_t Begin = offsetOf(S.ScopRange.getBegin());
-  size_t End = offsetOf(S.ScopRange.getEnd());
-  Src.ScopBegin = lineStart(Begin);
-  Src.ScopEnd = nextLine(End);
-  Src.BodyBegin = nextLine(Begin);
-  Src.BodyEnd = lineStart(End);
-  Src.EndLine = SM.getExpansionLineNumber(S.ScopRange.getEnd());
-  Src.SpaceLoop = offsetOf(S.Space[0].Range.getBegin());
-  size_t I = Src.ScopBegin;
-  while (I < T.size() && (T[I] == ' ' || T[I] == '\t'))
-    Src.Indent += T[I++];
-  // 'for (i = ...' assigns an iterator declared before the loop.
-  std::vector<const Loop *> Loops = {&S.Time};
-  for (const Loop &L : S.Space)
-    Loops.push_back(&L);
-  for (const Loop *L : Loops) {
-    size_t Off = offsetOf(L->Range.getBegin());
-    size_t Paren = T.find('(', Off);
-    bool Outside = false;
-    if (Paren != std::string::npos) {
-      size_t P = Paren + 1;
-      while (P < T.size() && std::isspace(static_cast<unsigned char>(T[P])))
-        ++P;
-      if (T.compare(P, L->Iter.size(), L->Iter) == 0) {
-        size_t Q = P + L->Iter.size();
-        while (Q < T.size() && std::isspace(static_cast<unsigned char>(T[Q])))
-          ++Q;
-        Outside = Q + 1 < T.size() && T[Q] == '=' && T[Q + 1] != '=';
-      }
-    }
-    Src.IterDeclaredOutside.push_back(Outside);
-  }
-  return Src;
-}
-
 /// Runs the pipeline; returns the process exit status.
 int runPipeline(const FrontendOptions &Opts) {
   std::unique_ptr<SourceSession> Session = SourceSession::create(Opts);
@@ -706,7 +603,7 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   if (D.hasErrors())
     return 1;
-  SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
+  SourceText Src = an5dc::describeSource(*Session, *S, Opts.CompilerArgs);
   std::string Text = emitCuda(*S, *A, Plans, Src);
   if (!an5dc::writeOutputFile(Output, Text))
     return 1;
