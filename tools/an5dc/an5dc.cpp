@@ -273,7 +273,9 @@ bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
     Defaults += " " + Text;
   };
   fill(BlockT, "-bT 1", [&] { PO.BT = 1; });
-  fill(BlockS, "-bS 32,16", [&] { PO.BS = {32, 16}; });
+  // A 3D block: in 2D, makePlan says that --kvec is for 3D stencils.
+  if (S.numSpaceDims() == 3)
+    fill(BlockS, "-bS 32,16", [&] { PO.BS = {32, 16}; });
   fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
   std::string Error;
