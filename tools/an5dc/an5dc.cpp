@@ -155,6 +155,11 @@ cl::opt<bool> ModelCsv(
 cl::opt<unsigned> ModelTop(
     "model-top", cl::desc("Rows --model prints (default 10)"),
     cl::value_desc("N"), cl::init(10), cl::cat(Category));
+/// --autotune's most candidates. The generated program's cache key (a
+/// 1024-byte buffer) lists every candidate's label, up to about 20 bytes
+/// each, beside the function, file, grid and GPU names; more would also
+/// make files of tens of megabytes (about 250 KB per 3D candidate).
+constexpr unsigned MaxAutotune = 32;
 cl::opt<unsigned> Autotune(
     "autotune",
     cl::desc("Emit the model's top K configurations (for 3D star stencils "
@@ -529,6 +534,13 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   PO.Prefetch = Prefetch;
   PO.AsyncPrefetch = AsyncPrefetch;
+  if (Autotune.getNumOccurrences() &&
+      (Autotune < 1 || Autotune > MaxAutotune)) {
+    llvm::errs() << "an5dc: error: --autotune=" << Autotune
+                 << " is out of range; use 1 to " << MaxAutotune
+                 << " candidates\n";
+    return 1;
+  }
   if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
     llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
                  << " is out of range; use 1 to 32 blocks per SM\n";
