@@ -39,6 +39,9 @@ struct SourceText {
   /// Preprocessor lines for the -D/-U options an5dc parsed the input with:
   /// the kernels are specialised for them, so the output must define them.
   std::vector<std::string> MacroLines;
+  /// The input file's name as the contents of a C string literal (escaped,
+  /// hence also safe in a '//' comment): #line directives and comments.
+  std::string FileName;
 };
 
 /// The text of runtime/an5d_runtime.h, the host code every generated file

@@ -87,7 +87,10 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
   S->Diags = std::make_unique<Diagnoser>(S->CI->getDiagnostics());
 
   // The driver works out the system include paths as clang itself would.
+  // At most 20 errors, clang's own default, unless the user's
+  // -ferror-limit (the last one wins) says otherwise.
   std::vector<const char *> Args = {AN5D_CLANG_DRIVER, "-fsyntax-only",
+                                    "-ferror-limit=20",
                                     "-resource-dir", AN5D_CLANG_RESOURCE_DIR,
                                     "-x", "c"};
   for (const std::string &A : Opts.CompilerArgs)
@@ -98,6 +101,8 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
       makeInvocation(Args, S->CI->getDiagnostics());
   if (!Inv || S->CI->getDiagnostics().hasErrorOccurred())
     return S;
+  // The engine predates the invocation: its limit is set here.
+  S->CI->getDiagnostics().setErrorLimit(Inv->getDiagnosticOpts().ErrorLimit);
   S->CI->setInvocation(std::shared_ptr<clang::CompilerInvocation>(std::move(Inv)));
   if (S->CI->getFrontendOpts().Inputs.size() != 1 || !S->CI->createTarget())
     return S;

@@ -425,6 +425,27 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
             "columns would not coalesce";
     return false;
   }
+  // The rows in shared memory follow from the kernel alone; --halo-rows's
+  // needs are checked before the block's size, which they may explain.
+  P.Ring = P.Lo[0] + P.Hi[0] + 1;
+  std::set<int64_t> Rows;
+  for (const std::vector<int64_t> &O : A.Offsets) {
+    bool OwnColumn = true;
+    for (unsigned D = 1; D < P.Dims; ++D)
+      OwnColumn = OwnColumn && O[D] == 0;
+    if (!OwnColumn)
+      Rows.insert(O[0]);
+  }
+  if (!Rows.empty() && P.Kernel == KernelKind::None)
+    for (int64_t Off = -P.Lo[0]; Off <= P.Hi[0]; ++Off)
+      Rows.insert(Off);
+  if (!Rows.empty() && P.Kernel == KernelKind::Assoc)
+    Rows = {0};
+  P.SharedRows.assign(Rows.begin(), Rows.end());
+  // Without shared rows there is no __syncthreads to wait at: registers.
+  bool Async = Opts.AsyncPrefetch && !Rows.empty();
+  if (P.HaloRows && !checkHaloRows(P, Async && P.Prefetch > 0, Error))
+    return false;
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     int64_t Reach = P.Lo[D + 1] + P.Hi[D + 1];
@@ -457,25 +478,6 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   if (!checkBlock(Opts, P, Error))
     return false;
 
-  P.Ring = P.Lo[0] + P.Hi[0] + 1;
-  std::set<int64_t> Rows;
-  for (const std::vector<int64_t> &O : A.Offsets) {
-    bool OwnColumn = true;
-    for (unsigned D = 1; D < P.Dims; ++D)
-      OwnColumn = OwnColumn && O[D] == 0;
-    if (!OwnColumn)
-      Rows.insert(O[0]);
-  }
-  if (!Rows.empty() && P.Kernel == KernelKind::None)
-    for (int64_t Off = -P.Lo[0]; Off <= P.Hi[0]; ++Off)
-      Rows.insert(Off);
-  if (!Rows.empty() && P.Kernel == KernelKind::Assoc)
-    Rows = {0};
-  P.SharedRows.assign(Rows.begin(), Rows.end());
-  // Without shared rows there is no __syncthreads to wait at: registers.
-  bool Async = Opts.AsyncPrefetch && !Rows.empty();
-  if (P.HaloRows && !checkHaloRows(P, Async && P.Prefetch > 0, Error))
-    return false;
   P.SharedPlaneCells = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
     P.SharedExtent.push_back(P.span(D) + P.Lo[D + 1] + P.Hi[D + 1]);

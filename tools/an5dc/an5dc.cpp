@@ -2,9 +2,8 @@
 //
 // Options, then the pipeline in order: frontend, polyhedral model, analysis,
 // the performance model's choice of parameters (what the user did not give),
-// the plan and the CUDA emission. The output is written to a temporary file
-// and renamed into place only when every stage succeeded, so a failure
-// leaves no output file.
+// the plan and the CUDA emission. The output is written only when every
+// stage succeeded (writeOutputFile), so a failure leaves no output file.
 // '--dump=<stage>' prints a stage's result and stops there.
 //
 //===----------------------------------------------------------------------===//
@@ -15,7 +14,9 @@
 #include "an5d/Plan.h"
 #include "an5d/Polyhedral.h"
 
-#include "clang/Basic/SourceManager.h"
+#include "OutputFile.h"
+#include "SourceText.h"
+
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -154,6 +155,11 @@ cl::opt<bool> ModelCsv(
 cl::opt<unsigned> ModelTop(
     "model-top", cl::desc("Rows --model prints (default 10)"),
     cl::value_desc("N"), cl::init(10), cl::cat(Category));
+/// --autotune's most candidates. The generated program's cache key (a
+/// 1024-byte buffer) lists every candidate's label, up to about 20 bytes
+/// each, beside the function, file, grid and GPU names; more would also
+/// make files of tens of megabytes (about 250 KB per 3D candidate).
+constexpr unsigned MaxAutotune = 32;
 cl::opt<unsigned> Autotune(
     "autotune",
     cl::desc("Emit the model's top K configurations (for 3D star stencils "
@@ -272,7 +278,9 @@ bool planVectorCells(const Stencil &S, const StencilAnalysis &A,
     Defaults += " " + Text;
   };
   fill(BlockT, "-bT 1", [&] { PO.BT = 1; });
-  fill(BlockS, "-bS 32,16", [&] { PO.BS = {32, 16}; });
+  // A 3D block: in 2D, makePlan says that --kvec is for 3D stencils.
+  if (S.numSpaceDims() == 3)
+    fill(BlockS, "-bS 32,16", [&] { PO.BS = {32, 16}; });
   fill(StreamLength, "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(CellsOpt, "--cells 2", [&] { PO.Cells = 2; });
   std::string Error;
@@ -479,141 +487,6 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
   return true;
 }
 
-/// '#define'/'#undef' lines for the -D and -U options among Args.
-std::vector<std::string> macroLines(const std::vector<std::string> &Args) {
-  std::vector<std::string> Lines;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef A = Args[I];
-    bool Define = A.size() >= 2 && A[0] == '-' && A[1] == 'D';
-    bool Undef = A.size() >= 2 && A[0] == '-' && A[1] == 'U';
-    if (!Define && !Undef)
-      continue;
-    std::string Body = A.drop_front(2).str();
-    if (Body.empty() && I + 1 < Args.size())
-      Body = Args[++I];
-    auto [Name, Value] = llvm::StringRef(Body).split('=');
-    if (Name.empty())
-      continue;
-    Lines.push_back("#undef " + Name.str());
-    if (Define)
-      Lines.push_back("#define " + Name.str() + " " +
-                      (Body.find('=') == std::string::npos ? "1" : Value.str()));
-  }
-  return Lines;
-}
-
-SourceText describeOriginalSource(SourceSession &Session, const Stencil &S);
-
-/// Where Offset of the original text lands after Edits (none inside it).
-size_t shifted(size_t Offset, const std::vector<SourceEdit> &Edits) {
-  size_t Out = Offset;
-  for (const SourceEdit &E : Edits)
-    if (E.Offset + E.Length <= Offset)
-      Out = Out + E.Text.size() - E.Length;
-  return Out;
-}
-
-/// The user's text around the scop region, for the emitter, made valid C++
-/// (cxxCompatibilityEdits) since nvcc compiles it as such.
-SourceText describeSource(SourceSession &Session, const Stencil &S,
-                          const std::vector<std::string> &CompilerArgs) {
-  SourceText Src = describeOriginalSource(Session, S);
-  std::vector<SourceEdit> Edits;
-  for (const SourceEdit &E : cxxCompatibilityEdits(Session))
-    if (E.Offset + E.Length <= Src.ScopBegin || E.Offset >= Src.ScopEnd)
-      Edits.push_back(E);
-  for (size_t *Off : {&Src.ScopBegin, &Src.ScopEnd, &Src.BodyBegin,
-                      &Src.BodyEnd, &Src.SpaceLoop})
-    *Off = shifted(*Off, Edits);
-  Src.Text = applyEdits(Src.Text, Edits);
-  Src.MacroLines = macroLines(CompilerArgs);
-  return Src;
-}
-
-/// The user's text around the scop region, as written.
-SourceText describeOriginalSource(SourceSession &Session, const Stencil &S) {
-  clang::SourceManager &SM = Session.sources();
-  SourceText Src;
-  Src.Text = SM.getBufferData(SM.getMainFileID()).str();
-  const std::string &T = Src.Text;
-  auto offsetOf = [&](clang::SourceLocation L) {
-    return size_t(SM.getFileOffset(SM.getExpansionLoc(L)));
-  };
-  auto lineStart = [&](size_t Off) {
-    size_t NL = T.rfind('\n', Off == 0 ? 0 : Off - 1);
-    return (Off == 0 || NL == std::string::npos) ? size_t(0) : NL + 1;
-  };
-  auto nextLine = [&](size_t Off) {
-    size_t NL = T.find('\n', Off);
-    return NL == std::string::npos ? T.size() : NL + 1;
-  };
-  size_t Begin = offsetOf(S.ScopRange.getBegin());
-  size_t End = offsetOf(S.ScopRange.getEnd());
-  Src.ScopBegin = lineStart(Begin);
-  Src.ScopEnd = nextLine(End);
-  Src.BodyBegin = nextLine(Begin);
-  Src.BodyEnd = lineStart(End);
-  Src.EndLine = SM.getExpansionLineNumber(S.ScopRange.getEnd());
-  Src.SpaceLoop = offsetOf(S.Space[0].Range.getBegin());
-  size_t I = Src.ScopBegin;
-  while (I < T.size() && (T[I] == ' ' || T[I] == '\t'))
-    Src.Indent += T[I++];
-  // 'for (i = ...' assigns an iterator declared before the loop.
-  std::vector<const Loop *> Loops = {&S.Time};
-  for (const Loop &L : S.Space)
-    Loops.push_back(&L);
-  for (const Loop *L : Loops) {
-    size_t Off = offsetOf(L->Range.getBegin());
-    size_t Paren = T.find('(', Off);
-    bool Outside = false;
-    if (Paren != std::string::npos) {
-      size_t P = Paren + 1;
-      while (P < T.size() && std::isspace(static_cast<unsigned char>(T[P])))
-        ++P;
-      if (T.compare(P, L->Iter.size(), L->Iter) == 0) {
-        size_t Q = P + L->Iter.size();
-        while (Q < T.size() && std::isspace(static_cast<unsigned char>(T[Q])))
-          ++Q;
-        Outside = Q + 1 < T.size() && T[Q] == '=' && T[Q + 1] != '=';
-      }
-    }
-    Src.IterDeclaredOutside.push_back(Outside);
-  }
-  return Src;
-}
-
-/// Writes Text to Path through a temporary file renamed into place.
-bool writeOutput(const std::string &Path, const std::string &Text) {
-  llvm::SmallString<256> Model(Path);
-  Model += ".tmp-%%%%%%";
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
-    llvm::errs() << "an5dc: error: cannot create '" << Path
-                 << "': " << EC.message() << "\n";
-    return false;
-  }
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Text;
-    OS.close();
-    if (OS.has_error()) {
-      llvm::errs() << "an5dc: error: cannot write '" << Path
-                   << "': " << OS.error().message() << "\n";
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return false;
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
-    llvm::errs() << "an5dc: error: cannot write '" << Path
-                 << "': " << EC.message() << "\n";
-    llvm::sys::fs::remove(Temp);
-    return false;
-  }
-  return true;
-}
-
 /// Runs the pipeline; returns the process exit status.
 int runPipeline(const FrontendOptions &Opts) {
   std::unique_ptr<SourceSession> Session = SourceSession::create(Opts);
@@ -660,6 +533,13 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   PO.Prefetch = Prefetch;
   PO.AsyncPrefetch = AsyncPrefetch;
+  if (Autotune.getNumOccurrences() &&
+      (Autotune < 1 || Autotune > MaxAutotune)) {
+    llvm::errs() << "an5dc: error: --autotune=" << Autotune
+                 << " is out of range; use 1 to " << MaxAutotune
+                 << " candidates\n";
+    return 1;
+  }
   if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
     llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
                  << " is out of range; use 1 to 32 blocks per SM\n";
@@ -736,9 +616,9 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   if (D.hasErrors())
     return 1;
-  SourceText Src = describeSource(*Session, *S, Opts.CompilerArgs);
+  SourceText Src = an5dc::describeSource(*Session, *S, Opts.CompilerArgs);
   std::string Text = emitCuda(*S, *A, Plans, Src);
-  if (!writeOutput(Output, Text))
+  if (!an5dc::writeOutputFile(Output, Text))
     return 1;
   const Plan &Build = buildLevelPlan(Plans);
   if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
