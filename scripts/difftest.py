@@ -496,9 +496,11 @@ def write_failure(out, seed, index, kind, p, flags, run, detail, original, tools
         compare.append("--double")
     if run:
         compare += ["--run", " ".join(args)]
+    else:  # it fails before it runs: an5dc, then the emulation's build
+        compare = an5dc + ["&&", tools.emucc, "prog.cu", "-o", "prog.emu"] + both
     with open(os.path.join(d, "repro.sh"), "w") as fh:
         fh.write("#!/bin/sh\n# %s (seed %d, program %d)\ncd \"$(dirname \"$0\")\"\n%s\n" % (
-            kind, seed, index, " ".join(shlex.quote(c) for c in compare)))
+            kind, seed, index, " ".join(c if c == "&&" else shlex.quote(c) for c in compare)))
     with open(os.path.join(d, "failure.txt"), "w") as fh:
         fh.write("kind: %s%s\nseed %d, program %d (scripts/difftest.py --seed %d --only %d)\n"
                  % (kind, " (known class: assoc kernel, rows above only)"
