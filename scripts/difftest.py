@@ -50,6 +50,7 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(ROOT, "test", "Execution"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import run_compare as rc  # noqa: E402
