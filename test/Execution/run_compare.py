@@ -17,6 +17,9 @@ with tol 1e-4 for float and 1e-10 for double; with --bitwise every cell must
 hold the same bits (zeros' signs included). Prints one PASS/FAIL line per
 run with the maximum errors; exits 1 if any run fails.
 
+Also a module: scripts/difftest.py builds and compares through the same
+functions (run, build_reference, generate, build_emulation, check_cells).
+
 Standard library only.
 """
 import argparse
@@ -31,26 +34,79 @@ FLOAT_TOL = 1e-4
 DOUBLE_TOL = 1e-10
 
 
-def run(cmd, **kw):
-    """Runs cmd; on failure prints it with its output and exits 1."""
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          universal_newlines=True, **kw)
+class CommandError(Exception):
+    """A command that exited with a non-zero status or ran past its limit."""
+
+    def __init__(self, cmd, returncode, stdout, stderr, timed_out=False):
+        Exception.__init__(self, "command failed")
+        self.cmd = cmd
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        self.timed_out = timed_out
+
+    def report(self):
+        """The FAIL line naming the command, then its output."""
+        status = "timed out" if self.timed_out else "exit %d" % self.returncode
+        return ("FAIL: command failed (%s): %s\n" %
+                (status, " ".join(shlex.quote(c) for c in self.cmd)) +
+                self.stdout + self.stderr)
+
+
+def run(cmd, timeout=None, **kw):
+    """Runs cmd and returns the finished process; raises CommandError when
+    it exits non-zero or runs longer than timeout seconds."""
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, errors="replace",
+                              timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as e:
+        def text(out):
+            if isinstance(out, bytes):
+                return out.decode("utf-8", "replace")
+            return out or ""
+        raise CommandError(cmd, None, text(e.stdout), text(e.stderr), True)
     if proc.returncode != 0:
-        print("FAIL: command failed (exit %d): %s" %
-              (proc.returncode, " ".join(shlex.quote(c) for c in cmd)))
-        sys.stdout.write(proc.stdout)
-        sys.stdout.write(proc.stderr)
-        sys.exit(1)
+        raise CommandError(cmd, proc.returncode, proc.stdout, proc.stderr)
     return proc
 
 
+def build_reference(cc, source, exe, defines=(), cflags=(), timeout=None):
+    """Builds the C program as the reference (cc -O1 -std=gnu11 ... -lm)."""
+    run([cc, "-O1", "-std=gnu11", "-w"] + list(defines) + list(cflags) +
+        [source, "-o", exe, "-lm"], timeout=timeout)
+
+
+def generate(an5dc, source, cu, flags=(), defines=(), timeout=None):
+    """an5dc SOURCE -o CU FLAGS [-- DEFINES]; returns the finished process
+    (its stderr holds the warnings)."""
+    if os.path.exists(cu):
+        os.remove(cu)
+    cmd = [an5dc, source, "-o", cu] + list(flags)
+    if defines:
+        cmd += ["--"] + list(defines)
+    return run(cmd, timeout=timeout)
+
+
+def build_emulation(emucc, cu, exe, source, defines=(), tsan=False,
+                    options=(), timeout=None):
+    """Builds CU for the CPU emulation. The generated file keeps the user's
+    '#include "..."' lines, which resolve next to SOURCE, not next to CU."""
+    include = ["-I", os.path.dirname(os.path.abspath(source))]
+    cmd = [emucc] + (["--tsan"] if tsan else []) + list(options) + \
+        [cu, "-o", exe] + list(defines) + include
+    run(cmd, timeout=timeout)
+
+
 def read_cells(path, typecode):
+    """The cells of a raw file; ValueError when its size is not a whole
+    number of cells."""
     data = array.array(typecode)
     with open(path, "rb") as f:
         raw = f.read()
     if len(raw) % data.itemsize:
-        print("FAIL: %s holds %d bytes, not a whole number of cells" % (path, len(raw)))
-        sys.exit(1)
+        raise ValueError("%s holds %d bytes, not a whole number of cells" %
+                         (path, len(raw)))
     data.frombytes(raw)
     return data
 
@@ -70,6 +126,35 @@ def compare(ref, got, tol):
             worst = idx
         max_abs = max(max_abs, err)
     return max_abs, max_rel, worst
+
+
+def check_cells(ref_out, gpu_out, double=False, bitwise=False):
+    """Compares two output files cell by cell. Returns (ok, summary, detail):
+    the summary counts cells and errors, the detail (None when ok) names the
+    worst or first differing cell. ValueError from read_cells."""
+    typecode = "d" if double else "f"
+    ref = read_cells(ref_out, typecode)
+    got = read_cells(gpu_out, typecode)
+    if len(ref) != len(got) or len(ref) == 0:
+        return False, "%d cells from the reference, %d from an5dc" % (
+            len(ref), len(got)), None
+    if bitwise:
+        differ = [i for i in range(len(ref))
+                  if ref[i:i + 1].tobytes() != got[i:i + 1].tobytes()]
+        summary = "%d cells, %d differ in their bits" % (len(ref), len(differ))
+        if not differ:
+            return True, summary, None
+        i = differ[0]
+        return False, summary, "  first cell %d (plane %d): reference %r, an5dc %r" % (
+            i, i * 2 // len(ref), ref[i], got[i])
+    tol = DOUBLE_TOL if double else FLOAT_TOL
+    max_abs, max_rel, worst = compare(ref, got, tol)
+    summary = "%d cells, max abs error %.3g, max rel error %.3g (tolerance %g)" % (
+        len(ref), max_abs, max_rel, tol)
+    if max_rel <= tol:
+        return True, summary, None
+    return False, summary, "  worst cell %d (plane %d): reference %r, an5dc %r" % (
+        worst, worst * 2 // len(ref), ref[worst], got[worst])
 
 
 def main():
@@ -94,31 +179,25 @@ def main():
     ap.add_argument("--run", action="append", required=True,
                     help="program arguments before the output file")
     args = ap.parse_args()
+    try:
+        sys.exit(compare_runs(args))
+    except (CommandError, ValueError) as e:
+        print(e.report() if isinstance(e, CommandError) else "FAIL: %s" % e,
+              end="" if isinstance(e, CommandError) else "\n")
+        sys.exit(1)
 
+
+def compare_runs(args):
+    """Builds both programs and compares every --run; the exit status."""
     defines = ["-DUSE_DOUBLE"] if args.double else []
-    tol = DOUBLE_TOL if args.double else FLOAT_TOL
-    typecode = "d" if args.double else "f"
     name = os.path.basename(args.input)
-
     ref_exe = args.tmp + ".ref"
     cu = args.tmp + ".cu"
     gpu_exe = args.tmp + ".emu"
-    run([args.cc, "-O1", "-std=gnu11", "-w"] + defines +
-        shlex.split(args.cflags) + [args.input, "-o", ref_exe, "-lm"])
-    if os.path.exists(cu):
-        os.remove(cu)
-    an5dc_cmd = [args.an5dc, args.input, "-o", cu] + shlex.split(args.flags)
-    if defines:
-        an5dc_cmd += ["--"] + defines
-    run(an5dc_cmd)
-    # The generated file keeps the user's '#include "..."' lines; they
-    # resolve next to the input, not next to the generated file.
-    include = ["-I", os.path.dirname(os.path.abspath(args.input))]
-    emucc_cmd = ([args.emucc, cu, "-o", gpu_exe] + defines + include +
-                 shlex.split(args.emuflags))
-    if args.tsan:
-        emucc_cmd.insert(1, "--tsan")
-    run(emucc_cmd)
+    build_reference(args.cc, args.input, ref_exe, defines, shlex.split(args.cflags))
+    generate(args.an5dc, args.input, cu, shlex.split(args.flags), defines)
+    build_emulation(args.emucc, cu, gpu_exe, args.input, defines, args.tsan,
+                    options=shlex.split(args.emuflags))
 
     env = dict(os.environ)
     if args.tsan:
@@ -138,35 +217,14 @@ def main():
             sys.stdout.write(proc.stderr)
             failed += 1
             continue
-        ref = read_cells(ref_out, typecode)
-        got = read_cells(gpu_out, typecode)
         label = "%s %s%s [%s]" % (name, spec, " double" if args.double else "",
                                    args.flags)
-        if len(ref) != len(got) or len(ref) == 0:
-            print("FAIL: %s: %d cells from the reference, %d from an5dc" %
-                  (label, len(ref), len(got)))
-            failed += 1
-            continue
-        if args.bitwise:
-            differ = [i for i in range(len(ref))
-                      if ref[i:i + 1].tobytes() != got[i:i + 1].tobytes()]
-            print("%s: %s: %d cells, %d differ in their bits" %
-                  ("FAIL" if differ else "PASS", label, len(ref), len(differ)))
-            if differ:
-                i = differ[0]
-                print("  first cell %d (plane %d): reference %r, an5dc %r" %
-                      (i, i * 2 // len(ref), ref[i], got[i]))
-                failed += 1
-            continue
-        max_abs, max_rel, worst = compare(ref, got, tol)
-        ok = max_rel <= tol
-        print("%s: %s: %d cells, max abs error %.3g, max rel error %.3g (tolerance %g)" %
-              ("PASS" if ok else "FAIL", label, len(ref), max_abs, max_rel, tol))
-        if not ok:
-            print("  worst cell %d (plane %d): reference %r, an5dc %r" %
-                  (worst, worst * 2 // len(ref), ref[worst], got[worst]))
-            failed += 1
-    sys.exit(1 if failed else 0)
+        ok, summary, detail = check_cells(ref_out, gpu_out, args.double, args.bitwise)
+        print("%s: %s: %s" % ("PASS" if ok else "FAIL", label, summary))
+        if detail:
+            print(detail)
+        failed += not ok
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
