@@ -301,11 +301,25 @@ void Emitter::preludeCommon() {
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
+  // The user's -D macros must not rename the runtime's own identifiers
+  // (a macro `w` met its parameter `w`): they are set aside around it.
+  std::vector<std::string> Macros;
+  for (const std::string &L : Src.MacroLines) {
+    std::string Rest = L.substr(L.find(' ') + 1);
+    std::string Name = Rest.substr(0, Rest.find_first_of(" ("));
+    if (L.rfind("#define ", 0) == 0 &&
+        std::find(Macros.begin(), Macros.end(), Name) == Macros.end())
+      Macros.push_back(Name);
+  }
   W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h) ----");
+  for (const std::string &M : Macros)
+    W.raw("#pragma push_macro(\"" + M + "\")\n#undef " + M);
   std::string Runtime = RuntimeHeaderText;
   if (!Runtime.empty() && Runtime.back() == '\n')
     Runtime.pop_back();
   W.raw(Runtime);
+  for (const std::string &M : Macros)
+    W.raw("#pragma pop_macro(\"" + M + "\")");
   W.raw("// ---- end of the an5d host runtime ----");
   W.line("");
 }
