@@ -772,12 +772,14 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
                    "variables, reads of the stencil array and math calls");
     return std::nullopt;
   };
+  // Ranges come from the operands: clang finds a binary operator's start by
+  // walking down its left operands, quadratic over a long sum.
+  while (const auto *ICE = dyn_cast<clang::ImplicitCastExpr>(CE))
+    CE = ICE->getSubExpr();
   Expr E;
-  E.Range = CE->getSourceRange();
   E.Type = scalarTypeOf(CE->getType());
-  if (const auto *ICE = dyn_cast<clang::ImplicitCastExpr>(CE))
-    return toExpr(ICE->getSubExpr());
   if (isa<clang::FloatingLiteral>(CE) || isa<clang::IntegerLiteral>(CE)) {
+    E.Range = CE->getSourceRange();
     E.K = Expr::Literal;
     E.Text = spelling(CE->getSourceRange());
     return E;
@@ -787,6 +789,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Inner)
       return std::nullopt;
     E.K = Expr::Paren;
+    E.Range = P->getSourceRange();
     E.Args.push_back(std::move(*Inner));
     return E;
   }
@@ -795,6 +798,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!parseAccess(CE, A))
       return std::nullopt;
     E.K = Expr::Read;
+    E.Range = A.Range;
     E.ReadIndex = S.Reads.size();
     S.Reads.push_back(std::move(A));
     return E;
@@ -810,6 +814,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Sub)
       return std::nullopt;
     E.K = Expr::Unary;
+    E.Range = clang::SourceRange(U->getOperatorLoc(), Sub->Range.getEnd());
     E.Text = clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str();
     E.Args.push_back(std::move(*Sub));
     return E;
@@ -826,6 +831,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!R)
       return std::nullopt;
     E.K = Expr::Binary;
+    E.Range = clang::SourceRange(L->Range.getBegin(), R->Range.getEnd());
     E.Text = B->getOpcodeStr().str();
     E.Args.push_back(std::move(*L));
     E.Args.push_back(std::move(*R));
@@ -840,6 +846,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Sub)
       return std::nullopt;
     E.K = Expr::Cast;
+    E.Range = clang::SourceRange(Cast->getLParenLoc(), Sub->Range.getEnd());
     E.Text = scalarTypeName(E.Type);
     E.Args.push_back(std::move(*Sub));
     return E;
