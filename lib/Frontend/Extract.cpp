@@ -575,6 +575,8 @@ bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
       A.ExtentText.push_back(std::to_string(N));
     } else if (const auto *VA = dyn_cast<clang::VariableArrayType>(AT)) {
       const clang::Expr *Size = VA->getSizeExpr();
+      if (Size && !checkNestingDepth(Size, D))
+        return false;
       std::optional<AffineExpr> E = Size ? toAffine(Size) : std::nullopt;
       if (!E)
         return false;
@@ -898,7 +900,7 @@ std::optional<Stencil> Extractor::run() {
     return std::nullopt;
   std::vector<const clang::ForStmt *> Loops;
   const clang::Stmt *Body = nullptr;
-  if (!collectNest(Top, Loops, Body))
+  if (!collectNest(Top, Loops, Body) || !checkNestingDepth(Top, D))
     return std::nullopt;
 
   S.Function = F->getNameAsString();
