@@ -35,6 +35,7 @@ enum class Reject {
   NotJacobi,          // reads from a plane other than the previous step
   OutOfBounds,        // a read outside the declared array
   KernelNotApplicable, // --opt names a kernel this stencil cannot use
+  TooDeep,            // an expression nested deeper than MaxExprDepth
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

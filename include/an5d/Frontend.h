@@ -20,9 +20,17 @@ class ASTContext;
 class CompilerInstance;
 class FrontendAction;
 class SourceManager;
+class Stmt;
 } // namespace clang
 
 namespace an5d {
+
+/// The deepest update expression the frontend accepts, counted in nested
+/// operators, casts, parentheses and calls (a sum of N terms nests N - 1
+/// '+'). Every stage recurses over the expression; deeper input is rejected
+/// with a diagnostic rather than left to overflow the stack, which
+/// an5d/Stack.h sizes for this depth.
+constexpr unsigned MaxExprDepth = 20000;
 
 struct FrontendOptions {
   std::string InputFile;
@@ -74,6 +82,10 @@ std::vector<SourceEdit> cxxCompatibilityEdits(SourceSession &Session);
 /// Applies sorted, non-overlapping edits to Text.
 std::string applyEdits(const std::string &Text,
                        const std::vector<SourceEdit> &Edits);
+
+/// Rejects (reports, returns false) the first full expression in St that
+/// nests deeper than MaxExprDepth, measured without recursion.
+bool checkNestingDepth(const clang::Stmt *St, Diagnoser &D);
 
 /// Entry point of the frontend: the stencil of the file's scop region, or
 /// nullopt after reporting why the region is not a stencil an5dc handles.

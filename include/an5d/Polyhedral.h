@@ -26,6 +26,9 @@ struct ScopModel {
   isl::map Write;
   // [P] -> { S[t, s0, s1] -> A[...] }, one per Stencil::Reads entry
   std::vector<isl::map> Reads;
+  // Per read: the first read with the same access relation (its own index
+  // when it is the first); later stages check such a relation once.
+  std::vector<unsigned> SameAccessAs;
   // { S[t, s0, s1] -> [t, s0, s1] }
   isl::map Schedule;
   // [P] -> { A[p, x0, x1] : within the declared extents }

@@ -10,6 +10,7 @@
 #define AN5D_STENCIL_H
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -137,7 +138,9 @@ struct Stencil {
 /// How printExprAs spells the parts of an expression that depend on where it
 /// is printed.
 struct ExprSpelling {
-  std::vector<std::string> ReadText;            // per read index
+  /// Per read index; a view, so that printing many small terms of a large
+  /// update does not copy every read's text per term.
+  llvm::ArrayRef<std::string> ReadText;
   std::map<std::string, std::string> ScalarName; // renamed scalars
   /// Give each call argument whose type differs from the parameter's an
   /// explicit cast, so C++ overloads compute what C computes.

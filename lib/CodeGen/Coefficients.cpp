@@ -37,7 +37,8 @@ CoefficientTable an5d::collectCoefficients(const Stencil &S) {
   if (S.numSpaceDims() != 2)
     return T;
   ExprSpelling Spell;
-  Spell.ReadText.assign(S.Reads.size(), "");
+  std::vector<std::string> NoReadText(S.Reads.size());
+  Spell.ReadText = NoReadText;
   Spell.DoubleLiteral = [&T](const Expr &Literal) {
     std::optional<double> V = literalAsDouble(Literal);
     if (V && wideDoubleLiteral(*V) && T.Spellings.size() < MaxEntries &&

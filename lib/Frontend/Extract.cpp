@@ -575,6 +575,8 @@ bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
       A.ExtentText.push_back(std::to_string(N));
     } else if (const auto *VA = dyn_cast<clang::VariableArrayType>(AT)) {
       const clang::Expr *Size = VA->getSizeExpr();
+      if (Size && !checkNestingDepth(Size, D))
+        return false;
       std::optional<AffineExpr> E = Size ? toAffine(Size) : std::nullopt;
       if (!E)
         return false;
@@ -772,12 +774,14 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
                    "variables, reads of the stencil array and math calls");
     return std::nullopt;
   };
+  // Ranges come from the operands: clang finds a binary operator's start by
+  // walking down its left operands, quadratic over a long sum.
+  while (const auto *ICE = dyn_cast<clang::ImplicitCastExpr>(CE))
+    CE = ICE->getSubExpr();
   Expr E;
-  E.Range = CE->getSourceRange();
   E.Type = scalarTypeOf(CE->getType());
-  if (const auto *ICE = dyn_cast<clang::ImplicitCastExpr>(CE))
-    return toExpr(ICE->getSubExpr());
   if (isa<clang::FloatingLiteral>(CE) || isa<clang::IntegerLiteral>(CE)) {
+    E.Range = CE->getSourceRange();
     E.K = Expr::Literal;
     E.Text = spelling(CE->getSourceRange());
     return E;
@@ -787,6 +791,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Inner)
       return std::nullopt;
     E.K = Expr::Paren;
+    E.Range = P->getSourceRange();
     E.Args.push_back(std::move(*Inner));
     return E;
   }
@@ -795,6 +800,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!parseAccess(CE, A))
       return std::nullopt;
     E.K = Expr::Read;
+    E.Range = A.Range;
     E.ReadIndex = S.Reads.size();
     S.Reads.push_back(std::move(A));
     return E;
@@ -810,6 +816,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Sub)
       return std::nullopt;
     E.K = Expr::Unary;
+    E.Range = clang::SourceRange(U->getOperatorLoc(), Sub->Range.getEnd());
     E.Text = clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str();
     E.Args.push_back(std::move(*Sub));
     return E;
@@ -826,6 +833,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!R)
       return std::nullopt;
     E.K = Expr::Binary;
+    E.Range = clang::SourceRange(L->Range.getBegin(), R->Range.getEnd());
     E.Text = B->getOpcodeStr().str();
     E.Args.push_back(std::move(*L));
     E.Args.push_back(std::move(*R));
@@ -840,6 +848,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (!Sub)
       return std::nullopt;
     E.K = Expr::Cast;
+    E.Range = clang::SourceRange(Cast->getLParenLoc(), Sub->Range.getEnd());
     E.Text = scalarTypeName(E.Type);
     E.Args.push_back(std::move(*Sub));
     return E;
@@ -891,7 +900,7 @@ std::optional<Stencil> Extractor::run() {
     return std::nullopt;
   std::vector<const clang::ForStmt *> Loops;
   const clang::Stmt *Body = nullptr;
-  if (!collectNest(Top, Loops, Body))
+  if (!collectNest(Top, Loops, Body) || !checkNestingDepth(Top, D))
     return std::nullopt;
 
   S.Function = F->getNameAsString();

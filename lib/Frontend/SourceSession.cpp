@@ -2,6 +2,7 @@
 #include "an5d/Frontend.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/Version.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -85,6 +86,11 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
   S->CI->createDiagnostics(new clang::TextDiagnosticPrinter(llvm::errs(), DiagOpts),
                            /*ShouldOwnClient=*/true);
   S->Diags = std::make_unique<Diagnoser>(S->CI->getDiagnostics());
+  // The parser runs on a stack far larger than the 8 MiB that clang's
+  // "stack nearly exhausted" warning assumes (an5d/Stack.h).
+  S->CI->getDiagnostics().setSeverity(clang::diag::warn_stack_exhausted,
+                                      clang::diag::Severity::Ignored,
+                                      clang::SourceLocation());
 
   // The driver works out the system include paths as clang itself would.
   // At most 20 errors, clang's own default, unless the user's

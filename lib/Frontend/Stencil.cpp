@@ -1,6 +1,7 @@
 //===- Stencil.cpp - Printing and arithmetic of the stencil description ---===//
 #include "an5d/Stencil.h"
 
+#include <cassert>
 #include <sstream>
 
 using namespace an5d;
@@ -116,7 +117,8 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
                         std::string &Out, bool InDouble = false) {
   switch (E.K) {
   case Expr::Read:
-    Out += Spell.ReadText.at(E.ReadIndex);
+    assert(E.ReadIndex < Spell.ReadText.size() && "a read without a text");
+    Out += Spell.ReadText[E.ReadIndex];
     return;
   case Expr::Scalar: {
     auto It = Spell.ScalarName.find(E.Text);
@@ -193,8 +195,10 @@ std::string an5d::printExprAs(const Expr &E, const ExprSpelling &Spell) {
 
 std::string an5d::printExpr(const Stencil &S, const Expr &E) {
   ExprSpelling Spell;
+  std::vector<std::string> ReadText;
   for (const Access &R : S.Reads)
-    Spell.ReadText.push_back(R.str(S.Array.Name));
+    ReadText.push_back(R.str(S.Array.Name));
+  Spell.ReadText = ReadText;
   return printExprAs(E, Spell);
 }
 

@@ -22,20 +22,6 @@ const Expr &stripped(const Expr &E) {
   return *X;
 }
 
-bool readsCell(const Expr &E) {
-  if (E.K == Expr::Read)
-    return true;
-  for (const Expr &A : E.Args)
-    if (readsCell(A))
-      return true;
-  return false;
-}
-
-bool isProduct(const Expr &E) {
-  const Expr &X = stripped(E);
-  return X.K == Expr::Binary && X.Text == "*" && readsCell(X);
-}
-
 void addOps(OpMix &M, const OpMix &O) {
   M.FMA += O.FMA;
   M.MUL += O.MUL;
@@ -46,27 +32,45 @@ void addOps(OpMix &M, const OpMix &O) {
   M.OTHER += O.OTHER;
 }
 
-/// Operations of E's cell-dependent part; parts that read no cell are
-/// loop-invariant and hoisted by nvcc, so they cost nothing per cell.
-OpMix opsOf(const Expr &E) {
-  OpMix M;
-  if (!readsCell(E))
-    return M;
+/// The operations of an expression's cell-dependent part, and whether it
+/// reads a cell at all: parts that read no cell are loop-invariant and
+/// hoisted by nvcc, so they cost nothing per cell.
+struct CellOps {
+  OpMix Ops;
+  bool ReadsCell = false;
+};
+
+/// One bottom-up walk (linear in the tree: a sum of thousands of terms
+/// asks each node once whether it reads a cell).
+CellOps opsOf(const Expr &E) {
+  CellOps R;
+  R.ReadsCell = E.K == Expr::Read;
+  bool ArgReads[2] = {false, false}; // of a binary node's operands
+  for (size_t I = 0; I < E.Args.size(); ++I) {
+    CellOps A = opsOf(E.Args[I]);
+    if (I < 2)
+      ArgReads[I] = A.ReadsCell;
+    R.ReadsCell |= A.ReadsCell;
+    addOps(R.Ops, A.Ops);
+  }
+  if (!R.ReadsCell)
+    return R;
+  OpMix &M = R.Ops;
   switch (E.K) {
-  case Expr::Binary: {
-    const Expr &L = E.Args[0], &R = E.Args[1];
+  case Expr::Binary:
     if (E.Text == "+" || E.Text == "-") {
-      // a * b + c is one FMA: count the product's operands, not the product.
-      const Expr *Fused = isProduct(R) ? &R : isProduct(L) ? &L : nullptr;
-      if (Fused) {
-        const Expr &P = stripped(*Fused);
+      // a * b + c is one FMA: the product's multiplication (counted in its
+      // operand's mix) becomes the FMA.
+      auto isProduct = [&](unsigned I) {
+        const Expr &X = stripped(E.Args[I]);
+        return X.K == Expr::Binary && X.Text == "*" && ArgReads[I];
+      };
+      if (isProduct(1) || isProduct(0)) {
+        M.MUL -= 1;
         M.FMA += 1;
-        addOps(M, opsOf(P.Args[0]));
-        addOps(M, opsOf(P.Args[1]));
-        addOps(M, opsOf(Fused == &R ? L : R));
-        return M;
+      } else {
+        M.ADD += 1;
       }
-      M.ADD += 1;
     } else if (E.Text == "*") {
       M.MUL += 1;
     } else if (E.Text == "/") {
@@ -78,7 +82,6 @@ OpMix opsOf(const Expr &E) {
       M.OTHER += 1;
     }
     break;
-  }
   case Expr::Call:
     if (E.Text == "sqrt" || E.Text == "sqrtf")
       M.SQRT += 1;
@@ -88,14 +91,12 @@ OpMix opsOf(const Expr &E) {
   default:
     break; // parentheses, casts, negation: folded into neighbours
   }
-  for (const Expr &A : E.Args)
-    addOps(M, opsOf(A));
-  return M;
+  return R;
 }
 
 } // namespace
 
-OpMix an5d::countOps(const Expr &Update) { return opsOf(Update); }
+OpMix an5d::countOps(const Expr &Update) { return opsOf(Update).Ops; }
 
 double OpMix::instructions(ElemType Elem) const {
   // IEEE division and sqrt without --use_fast_math: a reciprocal or square
@@ -279,11 +280,11 @@ double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
   return double(Positions.size()) / double(Cells);
 }
 
-} // namespace
-
-Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
-                         const Plan &P, const ProblemSize &Size,
-                         const DeviceSpec &D) {
+/// predict() with the update's operations counted by the caller, once for
+/// all the configurations it ranks (the count walks the whole update).
+Prediction predictWith(const StencilAnalysis &A, const Plan &P,
+                       const ProblemSize &Size, const DeviceSpec &D,
+                       const OpMix &Ops) {
   assert(P.Run == Scheme::N5D && "the model describes the N.5D kernels");
   assert(Size.Extent.size() == P.Dims);
   Prediction R;
@@ -338,7 +339,6 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   double SharedLoads = Computed * sharedLoadsPerCell(A, P);
   R.SharedBytes = (SharedStores + SharedLoads) * Word;
 
-  OpMix Ops = countOps(S.Update);
   double FpPerCell = Ops.instructions(P.Elem);
   R.FlopSlots = Computed * FpPerCell;
   R.Instructions = Computed * (FpPerCell + D.OverheadInstr) + SharedLoads +
@@ -416,6 +416,14 @@ Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
   return R;
 }
 
+} // namespace
+
+Prediction an5d::predict(const Stencil &S, const StencilAnalysis &A,
+                         const Plan &P, const ProblemSize &Size,
+                         const DeviceSpec &D) {
+  return predictWith(A, P, Size, D, countOps(S.Update));
+}
+
 // --- Search ---------------------------------------------------------------------
 
 PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
@@ -459,6 +467,7 @@ std::vector<Prediction> an5d::rankConfigurations(
   if (C.HaloRows)
     HaloChoices = {*C.HaloRows};
 
+  OpMix Ops = countOps(S.Update);
   std::vector<Prediction> Out;
   for (const std::vector<int64_t> &BS : Blocks)
     for (int64_t Cells : CellCounts)
@@ -476,7 +485,7 @@ std::vector<Prediction> an5d::rankConfigurations(
             if (!makePlan(S, A, O, P, Ignored) ||
                 P.SharedBytes > D.SharedPerBlock)
               continue;
-            Out.push_back(predict(S, A, P, Size, D));
+            Out.push_back(predictWith(A, P, Size, D, Ops));
           }
   auto Key = [](const Prediction &P) {
     return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,

@@ -1,6 +1,8 @@
 //===- ScopModel.cpp - Building the isl model of a stencil ----------------===//
 #include "an5d/Polyhedral.h"
 
+#include <map>
+
 using namespace an5d;
 
 namespace {
@@ -84,9 +86,18 @@ std::optional<ScopModel> an5d::buildScopModel(const Stencil &S, Diagnoser &D) {
                   .intersect_domain(M.Domain);
     isl::union_map AllReads = isl::union_map(isl::map::empty(
         M.Write.get_space()));
+    // Reads spelled alike share one relation: a sum of thousands of terms
+    // over a few offsets costs isl as much as those few offsets.
+    std::map<std::string, unsigned> FirstByText;
     for (const Access &A : S.Reads) {
-      M.Reads.push_back(isl::map(C, accessString(S, M.ArrayTuple, A))
-                            .intersect_domain(M.Domain));
+      std::string Text = accessString(S, M.ArrayTuple, A);
+      auto [It, New] = FirstByText.emplace(Text, M.Reads.size());
+      M.SameAccessAs.push_back(It->second);
+      if (!New) {
+        M.Reads.push_back(M.Reads[It->second]);
+        continue;
+      }
+      M.Reads.push_back(isl::map(C, Text).intersect_domain(M.Domain));
       AllReads = AllReads.unite(isl::union_map(M.Reads.back()));
     }
     M.Schedule = isl::map(C, scheduleString(S));
@@ -95,7 +106,8 @@ std::optional<ScopModel> an5d::buildScopModel(const Stencil &S, Diagnoser &D) {
     // number of sinks solved together.
     M.Flow = isl::union_map(isl::map::empty(M.Schedule.get_space().domain().map_from_set()));
     for (unsigned R = 0; R < M.Reads.size(); ++R)
-      M.Flow = M.Flow.unite(flowInto(M, R));
+      if (M.SameAccessAs[R] == R)
+        M.Flow = M.Flow.unite(flowInto(M, R));
     isl::union_map Accesses = AllReads.unite(isl::union_map(M.Write));
     isl::union_map Conflicts =
         isl::union_map(M.Write).apply_range(Accesses.reverse());

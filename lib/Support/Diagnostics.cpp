@@ -25,6 +25,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::NotJacobi: return "not-jacobi";
   case Reject::OutOfBounds: return "out-of-bounds";
   case Reject::KernelNotApplicable: return "opt-not-applicable";
+  case Reject::TooDeep: return "too-deep";
   case Reject::Internal: return "internal";
   }
   return "unknown";

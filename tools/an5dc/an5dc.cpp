@@ -13,6 +13,7 @@
 #include "an5d/Model.h"
 #include "an5d/Plan.h"
 #include "an5d/Polyhedral.h"
+#include "an5d/Stack.h"
 
 #include "OutputFile.h"
 #include "SourceText.h"
@@ -659,5 +660,7 @@ int main(int Argc, const char **Argv) {
     return 1;
   }
   Opts.InputFile = Input;
-  return runPipeline(Opts);
+  // Deep update expressions recurse deeply in clang's parser and in every
+  // stage (an5d/Stack.h).
+  return runOnLargeStack([&] { return runPipeline(Opts); });
 }
