@@ -20,7 +20,9 @@ inline T __ldg(const T* p) {
 // Asynchronous copies of <cuda_pipeline.h> (an5d_emu/block_memory.h): a copy
 // lands when a __pipeline_wait_prior covers its committed group; until then its
 // destination holds 0xFF bytes (a NaN). Outside a kernel they copy at once.
-inline void __pipeline_memcpy_async(void* dst, const void* src, size_t size, size_t zfill = 0) {
+// Not inlined: generated kernels call them at many unrolled sites, and the
+// deque behind them would make every site (and the compile) bigger.
+__attribute__((noinline)) inline void __pipeline_memcpy_async(void* dst, const void* src, size_t size, size_t zfill = 0) {
   using namespace an5d_emu::detail;
   if (tl_memory) {
     tl_memory->block->copy_async(*tl_memory, dst, src, size, zfill);
@@ -29,11 +31,11 @@ inline void __pipeline_memcpy_async(void* dst, const void* src, size_t size, siz
   std::memcpy(dst, src, size - zfill);
   std::memset(static_cast<char*>(dst) + (size - zfill), 0, zfill);
 }
-inline void __pipeline_commit() {
+__attribute__((noinline)) inline void __pipeline_commit() {
   using namespace an5d_emu::detail;
   if (tl_memory) tl_memory->block->commit(*tl_memory);
 }
-inline void __pipeline_wait_prior(size_t n) {
+__attribute__((noinline)) inline void __pipeline_wait_prior(size_t n) {
   using namespace an5d_emu::detail;
   if (tl_memory) tl_memory->block->wait_prior(*tl_memory, n);
 }
