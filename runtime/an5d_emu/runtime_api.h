@@ -1,0 +1,347 @@
+// an5d_emu/runtime_api.h - part of an5d_emu.h: device memory bookkeeping and the
+// CUDA runtime API on host memory.
+#pragma once
+
+namespace an5d_emu {
+namespace detail {
+
+// --- Device memory bookkeeping ----------------------------------------------
+struct Allocations {
+  std::mutex m;
+  std::map<uintptr_t, size_t> blocks;  // base -> size
+};
+inline Allocations& allocations() {
+  static Allocations* a = new Allocations;
+  return *a;
+}
+
+// Is [p, p+n) inside one live cudaMalloc allocation?
+inline bool in_device_memory(const void* p, size_t n) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  Allocations& al = allocations();
+  std::lock_guard<std::mutex> lk(al.m);
+  auto it = al.blocks.upper_bound(a);
+  if (it == al.blocks.begin()) return false;
+  --it;
+  return a >= it->first && n <= it->second && a - it->first <= it->second - n;
+}
+
+inline cudaError_t device_malloc(void** ptr, size_t size) {
+  if (!ptr) return record(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  if (size == 0) return cudaSuccess;
+  void* p = nullptr;
+  if (posix_memalign(&p, 256, size) != 0 || !p) return record(cudaErrorMemoryAllocation);
+  std::memset(p, poison_enabled() ? 0xFF : 0, size);
+  Allocations& al = allocations();
+  {
+    std::lock_guard<std::mutex> lk(al.m);
+    al.blocks[reinterpret_cast<uintptr_t>(p)] = size;
+  }
+  *ptr = p;
+  return cudaSuccess;
+}
+
+inline cudaError_t bad_device_range(const char* fn, const char* which, const void* p, size_t n) {
+  std::fprintf(stderr,
+               "an5d_emu: %s: %s range [%p, +%zu) is not inside one cudaMalloc allocation\n", fn,
+               which, p, n);
+  return record(cudaErrorInvalidValue);
+}
+
+inline double elapsed_ms(std::chrono::steady_clock::time_point a,
+                         std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+}  // namespace detail
+}  // namespace an5d_emu
+
+// --- Runtime API --------------------------------------------------------------
+inline const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+  }
+  return "cudaErrorUnknown";
+}
+
+inline const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+  }
+  return "unknown error";
+}
+
+inline cudaError_t cudaGetLastError() {
+  cudaError_t e = an5d_emu::detail::last_error;
+  an5d_emu::detail::last_error = cudaSuccess;
+  return e;
+}
+inline cudaError_t cudaPeekAtLastError() { return an5d_emu::detail::last_error; }
+
+template <class T>
+inline cudaError_t cudaMalloc(T** ptr, size_t size) {
+  if (!ptr) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  void* p = nullptr;
+  cudaError_t e = an5d_emu::detail::device_malloc(&p, size);
+  *ptr = static_cast<T*>(p);
+  return e;
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned = 1) {
+  return cudaMalloc(ptr, size);
+}
+
+inline cudaError_t cudaFree(void* p) {
+  if (!p) return cudaSuccess;
+  an5d_emu::detail::Allocations& al = an5d_emu::detail::allocations();
+  {
+    std::lock_guard<std::mutex> lk(al.m);
+    auto it = al.blocks.find(reinterpret_cast<uintptr_t>(p));
+    if (it == al.blocks.end()) {
+      std::fprintf(stderr, "an5d_emu: cudaFree(%p): not a cudaMalloc pointer (or freed twice)\n",
+                   p);
+      return an5d_emu::detail::record(cudaErrorInvalidValue);
+    }
+    al.blocks.erase(it);
+  }
+  std::free(p);
+  return cudaSuccess;
+}
+
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
+  if (!ptr) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  *ptr = static_cast<T*>(std::malloc(size ? size : 1));
+  return *ptr ? cudaSuccess : an5d_emu::detail::record(cudaErrorMemoryAllocation);
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned) {
+  return cudaMallocHost(ptr, size);
+}
+inline cudaError_t cudaFreeHost(void* p) {
+  std::free(p);
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  using namespace an5d_emu::detail;
+  if (count == 0) return cudaSuccess;
+  if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > 4)
+    return record(cudaErrorInvalidMemcpyDirection);
+  if (!dst || !src) return record(cudaErrorInvalidValue);
+  const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (dst_dev && !in_device_memory(dst, count))
+    return bad_device_range("cudaMemcpy", "destination", dst, count);
+  if (src_dev && !in_device_memory(src, count))
+    return bad_device_range("cudaMemcpy", "source", src, count);
+  std::memcpy(dst, src, count);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                   cudaStream_t = nullptr) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+inline cudaError_t cudaMemset(void* dst, int value, size_t count) {
+  using namespace an5d_emu::detail;
+  if (count == 0) return cudaSuccess;
+  if (!in_device_memory(dst, count)) return bad_device_range("cudaMemset", "destination", dst, count);
+  std::memset(dst, value, count);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t = nullptr) {
+  return cudaMemset(dst, value, count);
+}
+
+// __constant__/__device__ variables are plain globals.
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                      size_t offset = 0,
+                                      cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  if (offset > sizeof(T) || count > sizeof(T) - offset)
+    return an5d_emu::detail::record(cudaErrorInvalidValue);
+  std::memcpy(reinterpret_cast<char*>(const_cast<T*>(&symbol)) + offset, src, count);
+  return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count,
+                                        size_t offset = 0,
+                                        cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  if (offset > sizeof(T) || count > sizeof(T) - offset)
+    return an5d_emu::detail::record(cudaErrorInvalidValue);
+  std::memcpy(dst, reinterpret_cast<const char*>(&symbol) + offset, count);
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaGetDeviceCount(int* n) {
+  if (!n) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  *n = 1;
+  return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int d) {
+  return d == 0 ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidDevice);
+}
+inline cudaError_t cudaGetDevice(int* d) {
+  if (!d) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  *d = 0;
+  return cudaSuccess;
+}
+
+inline int an5d_emu_sm_count() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? static_cast<int>(n) : 1;
+}
+
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  if (!p) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  if (d != 0) return an5d_emu::detail::record(cudaErrorInvalidDevice);
+  std::memset(p, 0, sizeof *p);
+  std::snprintf(p->name, sizeof p->name, "%s", "an5d CPU emulation");
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  p->totalGlobalMem = pages > 0 && page > 0 ? static_cast<size_t>(pages) * page : (size_t(1) << 32);
+  p->sharedMemPerBlock = 49152;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = 2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->clockRate = 1000000;
+  p->totalConstMem = 65536;
+  p->major = 9;
+  p->minor = 0;
+  p->multiProcessorCount = an5d_emu_sm_count();
+  p->memoryClockRate = 1000000;
+  p->memoryBusWidth = 64;
+  p->l2CacheSize = 1 << 20;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->sharedMemPerMultiprocessor = 233472;
+  p->regsPerMultiprocessor = 65536;
+  p->sharedMemPerBlockOptin = 232448;
+  p->concurrentKernels = 0;
+  p->unifiedAddressing = 1;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr attr, int d) {
+  if (!v) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  cudaDeviceProp p;
+  cudaError_t e = cudaGetDeviceProperties(&p, d);
+  if (e != cudaSuccess) return e;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *v = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *v = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *v = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *v = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *v = p.warpSize; break;
+    case cudaDevAttrMaxRegistersPerBlock: *v = p.regsPerBlock; break;
+    case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *v = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+      *v = static_cast<int>(p.sharedMemPerBlockOptin);
+      break;
+    default: return an5d_emu::detail::record(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  long avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (free_bytes)
+    *free_bytes = avail > 0 && page > 0 ? static_cast<size_t>(avail) * page : p.totalGlobalMem;
+  if (total_bytes) *total_bytes = p.totalGlobalMem;
+  return cudaSuccess;
+}
+
+template <class F>
+inline cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+template <class F>
+inline cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+
+inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  if (!e) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  *e = new an5d_emu_event;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
+  if (!e) return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+  e->when = std::chrono::steady_clock::now();
+  e->recorded = true;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  if (!start || !end || !start->recorded || !end->recorded)
+    return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+  *ms = static_cast<float>(an5d_emu::detail::elapsed_ms(start->when, end->when));
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete e;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaStreamCreate(cudaStream_t* s) {
+  if (!s) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  *s = nullptr;  // everything runs on the (synchronous) default stream
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) {
+  return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+// Launches run to completion when made, so every event is already complete.
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned = 0) {
+  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+}
+
+// A generated kernel's own consistency check failed: the emulated run ends.
+[[noreturn]] inline void an5d_emu_fail(const char* what) { an5d_emu::detail::fatal(what); }
+
