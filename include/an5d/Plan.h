@@ -12,6 +12,7 @@
 
 #include "an5d/Analysis.h"
 #include "an5d/Stencil.h"
+#include "an5d/Target.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,6 +42,8 @@ const char *kernelKindName(KernelKind K);
 struct PlanOptions {
   Scheme Run = Scheme::N5D;  // --scheme
   KernelKind Kernel = KernelKind::Auto; // --opt
+  /// The GPU planned and built for (--gpu): every limit the plan checks.
+  Target Gpu = defaultTarget();
   /// __launch_bounds__ minimum blocks per SM (--min-blocks); 0: not given.
   int64_t MinBlocks = 0;
   /// Let nvcc vectorize shared-memory reads (--sm-vec).
@@ -89,6 +92,8 @@ struct KernelPlan {
 
 struct Plan {
   Scheme Run = Scheme::N5D;
+  /// PlanOptions::Gpu: the limits the plan fits, the build line's -arch.
+  Target Gpu = defaultTarget();
   /// The kernel chosen (never Auto). Naive plans keep None.
   KernelKind Kernel = KernelKind::None;
   int64_t MinBlocks = 0;
@@ -218,11 +223,6 @@ struct Plan {
   void dumpShape(llvm::raw_ostream &OS) const;
 };
 
-/// Largest dynamic shared memory per block an5dc plans for (sm_90 opt-in).
-constexpr int64_t MaxSharedBytes = 227 * 1024;
-/// Above this the host code must opt in with cudaFuncSetAttribute.
-constexpr int64_t DefaultSharedBytes = 48 * 1024;
-
 /// Most rows level 0 may be read ahead.
 constexpr int64_t MaxPrefetch = 8;
 
@@ -231,9 +231,6 @@ constexpr int64_t MaxVectorBytes = 16;
 
 /// Most cells per thread (--cells).
 constexpr int64_t MaxCells = 8;
-
-/// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
-constexpr int64_t MaxThreadsPerSM = 2048;
 
 /// Block sizes (array order, as Plan::BS) as the user writes them:
 /// innermost dimension first, joined by Sep ("256", "32,16" or "32x16").
@@ -264,16 +261,17 @@ std::string vectorRefusal(const Stencil &S, const StencilAnalysis &A,
 /// assoc for other associative ones, else the general kernel.
 KernelKind autoKernel(const StencilAnalysis &A);
 
-/// Registers per thread ptxas may use in a kernel of P: those of an SM
-/// shared by the __launch_bounds__ blocks (P.Threads, P.MinBlocks or 1),
-/// at most 255.
+/// Registers per thread ptxas may use in a kernel of P: those of an SM of
+/// P.Gpu shared by the __launch_bounds__ blocks (P.Threads, P.MinBlocks or
+/// 1), in whole allocation units, at most P.Gpu.MaxRegistersPerThread.
 int64_t registerBudget(const Plan &P);
 
 /// The plan whose ptxas level one file of Plans (autotuned candidates
 /// share one build) asks for: the first with the lowest level.
 const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
 
-/// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_90", with
+/// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_XX" (their
+/// Gpu's), with
 /// " -Xptxas -O<n>" where buildLevelPlan asks for a level other than 3.
 std::string nvccFlags(const std::vector<Plan> &Plans);
 

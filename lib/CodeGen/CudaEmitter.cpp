@@ -696,9 +696,10 @@ void Emitter::stepsFunction() {
 }
 
 void Emitter::sharedMemoryOptIn() {
-  if (P.SharedBytes <= DefaultSharedBytes)
+  if (P.SharedBytes <= P.Gpu.DefaultSharedPerBlock)
     return;
-  W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+  W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
+         " KiB of dynamic shared memory needs an opt-in.");
   for (const std::string &Kernel : kernelNames())
     W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");

@@ -137,8 +137,9 @@ cl::opt<bool> AsyncPrefetch(
 
 cl::opt<std::string> Gpu(
     "gpu",
-    cl::desc("GPU the performance model plans for: H100 (default), H200, "
-             "A100, V100, P100"),
+    cl::desc("GPU to plan and build for: its limits (threads, registers, "
+             "shared memory), the build line's -arch and the performance "
+             "model's figures: H100 (default), H200, A100, V100, P100"),
     cl::value_desc("NAME"), cl::init("H100"), cl::cat(Category));
 cl::opt<std::string> SizeOpt(
     "size",
@@ -351,14 +352,9 @@ bool addVectorCandidate(const Stencil &S, const StencilAnalysis &A,
   return true;
 }
 
-/// The plans to emit: the user's parameters when -bT, -bS and --sl are all
-/// given; otherwise the model's best for --gpu and --size among the
-/// configurations that keep what the user gave (its top K with
-/// --autotune=K). With --model or --model-csv prints the ranking and
-/// leaves Plans empty. False after reporting an error.
-bool choosePlans(const Stencil &S, const StencilAnalysis &A,
-                 const PlanOptions &PO, std::vector<Plan> &Plans,
-                 std::vector<Prediction> &Predictions) {
+/// The device of --gpu, with --model-calibration's figures. False after
+/// reporting an error.
+bool chooseDevice(DeviceSpec &Calibrated) {
   const DeviceSpec *Found = findDevice(Gpu);
   if (!Found) {
     std::string Known;
@@ -369,8 +365,7 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
                  << "\n";
     return false;
   }
-  DeviceSpec Calibrated = *Found;
-  const DeviceSpec *Dev = &Calibrated;
+  Calibrated = *Found;
   if (!Calibration.empty()) {
     llvm::SmallVector<llvm::StringRef, 3> Parts;
     llvm::StringRef(Calibration).split(Parts, ',');
@@ -383,6 +378,18 @@ bool choosePlans(const Stencil &S, const StencilAnalysis &A,
       return false;
     }
   }
+  return true;
+}
+
+/// The plans to emit for PO (whose Gpu is Dev's): the user's parameters
+/// when -bT, -bS and --sl are all given; otherwise the model's best for
+/// --gpu and --size among the configurations that keep what the user gave
+/// (its top K with --autotune=K). With --model or --model-csv prints the
+/// ranking and leaves Plans empty. False after reporting an error.
+bool choosePlans(const Stencil &S, const StencilAnalysis &A,
+                 const PlanOptions &PO, const DeviceSpec *Dev,
+                 std::vector<Plan> &Plans,
+                 std::vector<Prediction> &Predictions) {
   ProblemSize Size = paperSize(S.numSpaceDims());
   std::string Error;
   if (SizeOpt.getNumOccurrences() &&
@@ -595,7 +602,11 @@ int runPipeline(const FrontendOptions &Opts) {
   }
   std::vector<Plan> Plans;
   std::vector<Prediction> Predictions;
-  if (!choosePlans(*S, *A, PO, Plans, Predictions))
+  DeviceSpec Dev;
+  if (!chooseDevice(Dev))
+    return 1;
+  PO.Gpu = Dev;
+  if (!choosePlans(*S, *A, PO, &Dev, Plans, Predictions))
     return 1;
   if (Plans.empty())
     return 0; // --model printed its table
