@@ -17,6 +17,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,13 +45,14 @@ struct PlanOptions {
   KernelKind Kernel = KernelKind::Auto; // --opt
   /// The GPU planned and built for (--gpu): every limit the plan checks.
   Target Gpu = defaultTarget();
-  /// __launch_bounds__ minimum blocks per SM (--min-blocks); 0: not given.
-  int64_t MinBlocks = 0;
+  /// __launch_bounds__ minimum blocks per SM (--min-blocks); 1 to
+  /// Gpu.MaxBlocksPerSM, nullopt: not given.
+  std::optional<int64_t> MinBlocks;
   /// Let nvcc vectorize shared-memory reads (--sm-vec).
   bool SmVec = false;
   /// Rows level 0 is read ahead of its use (--prefetch), 0 to
-  /// MaxPrefetch; -1: the default, 2.
-  int64_t Prefetch = -1;
+  /// MaxPrefetch; nullopt: the default, 2.
+  std::optional<int64_t> Prefetch;
   /// Read level 0 ahead with asynchronous copies into shared memory
   /// (--async-prefetch, the default) instead of into registers.
   bool AsyncPrefetch = true;
@@ -231,6 +233,34 @@ constexpr int64_t MaxVectorBytes = 16;
 
 /// Most cells per thread (--cells).
 constexpr int64_t MaxCells = 8;
+
+/// A command-line option makePlan cannot take, whatever the stencil's
+/// reach: its value is outside the option's range, or does not fit the
+/// stencil's dimensions.
+struct OptionError {
+  enum class Kind {
+    OutOfRange, // a number outside its range (Message gives the range)
+    Count,      // -bS with more sizes than the stencil has blocked dimensions
+  };
+  Kind What = Kind::OutOfRange;
+  /// The option as the user writes it: "--prefetch", "-bS".
+  std::string Option;
+  /// The sentence the driver prints after "an5dc: error: ".
+  std::string Message;
+};
+
+/// The first option of Opts that makePlan rejects for a stencil of Dims
+/// dimensions of Elem before looking at its reach, or nullopt. The naive
+/// scheme reads only --min-blocks. makePlan calls it first; the driver
+/// calls it once before planning, so that an option error is reported as
+/// one even where the model's search would only find nothing to rank.
+std::optional<OptionError> checkOptions(const PlanOptions &Opts, unsigned Dims,
+                                        ElemType Elem);
+
+/// The block sizes of an N.5D plan of Opts, array order (as Plan::BS): -bS,
+/// one size for both dimensions in 3D, or the default (128; 32x32).
+/// checkOptions has accepted their count.
+std::vector<int64_t> planBlockSizes(const PlanOptions &Opts, unsigned Dims);
 
 /// Block sizes (array order, as Plan::BS) as the user writes them:
 /// innermost dimension first, joined by Sep ("256", "32,16" or "32x16").

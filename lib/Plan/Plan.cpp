@@ -148,7 +148,7 @@ std::string an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A,
 /// threads would not fit on an SM (Fix: what to make smaller).
 static bool setMinBlocks(const PlanOptions &Opts, const std::string &Fix,
                          Plan &P, std::string &Error) {
-  P.MinBlocks = Opts.MinBlocks;
+  P.MinBlocks = Opts.MinBlocks.value_or(0);
   if (P.MinBlocks * P.Threads <= P.Gpu.ThreadsPerSM)
     return true;
   Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
@@ -360,77 +360,27 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.WriteShift = A.WriteShift;
   P.Run = Opts.Run;
   P.SmVec = Opts.SmVec;
-  if (Opts.MinBlocks < 0 || Opts.MinBlocks > P.Gpu.MaxBlocksPerSM) {
-    Error = "--min-blocks " + std::to_string(Opts.MinBlocks) +
-            " is out of range; use 1 to " +
-            std::to_string(P.Gpu.MaxBlocksPerSM) + " blocks per SM";
+  if (std::optional<OptionError> E = checkOptions(Opts, P.Dims, P.Elem)) {
+    Error = E->Message;
     return false;
   }
   if (P.Run == Scheme::Naive)
     return makeNaivePlan(Opts, P, Error);
-  if (Opts.Prefetch < -1 || Opts.Prefetch > MaxPrefetch) {
-    Error = "--prefetch " + std::to_string(Opts.Prefetch) +
-            " is out of range; level 0 can be read 0 to " +
-            std::to_string(MaxPrefetch) + " rows ahead";
-    return false;
-  }
 
   P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
   clang::SourceRange Ignored;
   Error = kernelRefusal(S, A, P.Kernel, Ignored);
   if (!Error.empty())
     return false;
-  if (Opts.BT < 1 || Opts.BT > 32) {
-    Error = "-bT " + std::to_string(Opts.BT) +
-            " is out of range; the degree of temporal blocking must be "
-            "between 1 and 32";
-    return false;
-  }
   P.BT = Opts.BT;
   // Two rows ahead: deeper read-ahead measured no faster on an H200, even
   // at bT 1 in 3D (docs/performance.md), and costs a register per row.
-  P.Prefetch = Opts.Prefetch >= 0 ? Opts.Prefetch : 2;
-  if (Opts.StreamBlock < 1) {
-    Error = "--sl " + std::to_string(Opts.StreamBlock) +
-            " is out of range; the stream block needs at least 1 row";
-    return false;
-  }
+  P.Prefetch = Opts.Prefetch.value_or(2);
   P.StreamBlock = Opts.StreamBlock;
-
   unsigned Blocked = P.Dims - 1;
-  // The user lists X (innermost) first; the plan keeps array order.
-  std::vector<int64_t> User = Opts.BS;
-  if (User.empty())
-    User.assign(Blocked, P.Dims == 2 ? 128 : 32);
-  else if (User.size() == 1 && Blocked == 2)
-    User.push_back(User[0]);
-  if (User.size() != Blocked) {
-    Error = "-bS takes " + std::string(Blocked == 1 ? "one size" :
-                                       "one or two sizes (X,Y)") +
-            " for a " + std::to_string(P.Dims) + "D stencil, got " +
-            std::to_string(User.size());
-    return false;
-  }
-  P.BS.assign(User.rbegin(), User.rend());
-  if (Opts.Cells < 1 || Opts.Cells > MaxCells) {
-    Error = "--cells " + std::to_string(Opts.Cells) +
-            " is out of range; a thread computes 1 to " +
-            std::to_string(MaxCells) + " cells";
-    return false;
-  }
+  P.BS = planBlockSizes(Opts, P.Dims);
   P.Cells = Opts.Cells;
   P.HaloRows = Opts.HaloRows;
-  if (Opts.VecK < 1 || Opts.VecK * elemTypeBytes(P.Elem) > MaxVectorBytes) {
-    Error = "--kvec " + std::to_string(Opts.VecK) + " is out of range; " +
-            "a vector of cells is at most 16 bytes (--kvec 4 for float, 2 "
-            "for double; 1: off)";
-    return false;
-  }
-  for (int64_t B : P.BS)
-    if (B < 1) {
-      Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
-      return false;
-    }
   if (Opts.VecK > 1)
     return makeVecPlan(S, A, Opts, P, Error);
   if (P.HaloRows && P.Dims != 3) {

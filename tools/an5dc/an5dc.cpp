@@ -115,7 +115,7 @@ cl::opt<int> MinBlocks(
     "min-blocks",
     cl::desc("Blocks per SM that __launch_bounds__ asks register allocation "
              "to allow (default: not set, nvcc chooses)"),
-    cl::value_desc("N"), cl::init(0), cl::cat(Category));
+    cl::value_desc("N"), cl::cat(Category));
 cl::opt<bool> SmVec(
     "sm-vec",
     cl::desc("Let nvcc vectorize shared-memory reads (default: scalar reads, "
@@ -126,7 +126,7 @@ cl::opt<int> Prefetch(
     "prefetch",
     cl::desc("Rows the N.5D kernels read level 0 ahead of its use, to hide "
              "global-memory latency (0 to 8, default 2)"),
-    cl::value_desc("N"), cl::init(-1), cl::cat(Category));
+    cl::value_desc("N"), cl::cat(Category));
 
 cl::opt<bool> AsyncPrefetch(
     "async-prefetch",
@@ -531,26 +531,17 @@ int runPipeline(const FrontendOptions &Opts) {
   PlanOptions PO;
   PO.Run = SchemeOpt;
   PO.Kernel = OptKernel;
-  PO.MinBlocks = MinBlocks;
+  if (MinBlocks.getNumOccurrences())
+    PO.MinBlocks = MinBlocks;
   PO.SmVec = SmVec;
-  if (Prefetch.getNumOccurrences() && Prefetch < 0) {
-    llvm::errs() << "an5dc: error: --prefetch " << Prefetch
-                 << " is out of range; level 0 can be read 0 to "
-                 << MaxPrefetch << " rows ahead\n";
-    return 1;
-  }
-  PO.Prefetch = Prefetch;
+  if (Prefetch.getNumOccurrences())
+    PO.Prefetch = Prefetch;
   PO.AsyncPrefetch = AsyncPrefetch;
   if (Autotune.getNumOccurrences() &&
       (Autotune < 1 || Autotune > MaxAutotune)) {
     llvm::errs() << "an5dc: error: --autotune=" << Autotune
                  << " is out of range; use 1 to " << MaxAutotune
                  << " candidates\n";
-    return 1;
-  }
-  if (MinBlocks.getNumOccurrences() && MinBlocks < 1) {
-    llvm::errs() << "an5dc: error: --min-blocks " << MinBlocks
-                 << " is out of range; use 1 to 32 blocks per SM\n";
     return 1;
   }
   if (PO.Run == Scheme::Naive) {
@@ -606,6 +597,11 @@ int runPipeline(const FrontendOptions &Opts) {
   if (!chooseDevice(Dev))
     return 1;
   PO.Gpu = Dev;
+  if (std::optional<OptionError> E =
+          checkOptions(PO, S->numSpaceDims(), S->Elem)) {
+    llvm::errs() << "an5dc: error: " << E->Message << "\n";
+    return 1;
+  }
   if (!choosePlans(*S, *A, PO, &Dev, Plans, Predictions))
     return 1;
   if (Plans.empty())
