@@ -120,6 +120,9 @@ struct KernelOp {
   std::vector<std::string> Args;
   int64_t N = 0;
   bool ZeroFill = false;
+  /// Compute: one argument per line when the call is long (a vector's
+  /// lanes, each a call of its own).
+  bool Wrap = false;
   std::vector<Operand> Reads, Writes;
 };
 

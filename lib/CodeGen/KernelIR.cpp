@@ -242,12 +242,7 @@ void an5d::printKernel(const KernelBody &Body, CodeWriter &W) {
               " = ";
       std::string Tail = ";" + (Op.Note.empty() ? "" : " // " + Op.Note);
       std::string Call = Lhs + Op.Src + "(" + join(Op.Args) + ")" + Tail;
-      // Arguments that are calls themselves (a vector's lanes) go one per
-      // line when the call is long.
-      bool Nested = false;
-      for (const std::string &A : Op.Args)
-        Nested |= A.find('(') != std::string::npos;
-      if (!Nested || Call.size() <= 100) {
+      if (!Op.Wrap || Call.size() <= 100) {
         W.line(Call);
         break;
       }

@@ -648,6 +648,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   for (int64_t Ci = 0; Ci < C; ++Ci) {
     KernelOp &U = op(KernelOpKind::Compute);
     U.Src = "make_" + vecType();
+    U.Wrap = true;
     for (int64_t Vi = 0; Vi < Vk; ++Vi) {
       std::string Call = "an5d_update(";
       for (size_t Arg = 0; Arg < Args[Ci * Vk + Vi].size(); ++Arg)
