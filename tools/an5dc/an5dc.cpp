@@ -177,7 +177,7 @@ cl::opt<std::string> Calibration(
              "edge-block slowdown (for calibration runs, docs/model.md)"),
     cl::value_desc("OVERHEAD,LATENCY,EDGE"), cl::Hidden, cl::cat(Category));
 
-enum class DumpStage { None, Stencil, Scop, Analysis, Plan, Model };
+enum class DumpStage { None, Stencil, Scop, Analysis, Plan, Model, Kernel };
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
     cl::values(clEnumValN(DumpStage::Stencil, "stencil",
@@ -191,8 +191,25 @@ cl::opt<DumpStage> Dump(
                           "block shape, tiles, registers, shared memory"),
                clEnumValN(DumpStage::Model, "model",
                           "the performance model's account of the chosen "
-                          "configuration: thread classes, traffic, bounds")),
+                          "configuration: thread classes, traffic, bounds"),
+               clEnumValN(DumpStage::Kernel, "kernel",
+                          "each kernel body as its list of typed "
+                          "operations, with the values they read and "
+                          "write")),
     cl::init(DumpStage::None), cl::cat(Category));
+
+/// Test hook: drops one operation from every kernel body before the
+/// verifier sees it, to show that the verifier rejects the result.
+enum class DropOp { None, Wait, Barrier, Commit, Advance };
+cl::opt<DropOp> KernelDrop(
+    "kernel-drop", cl::desc("Remove the first operation of a kind from "
+                            "every kernel body (tests the verifier)"),
+    cl::values(clEnumValN(DropOp::Wait, "wait", "an asynchronous wait"),
+               clEnumValN(DropOp::Barrier, "barrier", "a __syncthreads"),
+               clEnumValN(DropOp::Commit, "commit", "a copy group's commit"),
+               clEnumValN(DropOp::Advance, "advance",
+                          "a streaming row's advance")),
+    cl::init(DropOp::None), cl::Hidden, cl::cat(Category));
 
 void printVersion(llvm::raw_ostream &OS) {
   OS << "an5dc " AN5D_VERSION " (N.5D temporal blocking for C stencils)\n";
@@ -522,6 +539,7 @@ int runPipeline(const FrontendOptions &Opts) {
     return 0;
   }
   if (Output.empty() && Dump != DumpStage::Plan && Dump != DumpStage::Model &&
+      Dump != DumpStage::Kernel &&
       !ModelOpt && !ModelCsv) {
     llvm::errs() << S->FileName << ": stencil '" << S->Function
                  << "' accepted: " << S->numSpaceDims() << "D, radius "
@@ -625,7 +643,27 @@ int runPipeline(const FrontendOptions &Opts) {
   if (D.hasErrors())
     return 1;
   SourceText Src = an5dc::describeSource(*Session, *S, Opts.CompilerArgs);
-  std::string Text = emitCuda(*S, *A, Plans, Src);
+  GeneratedKernels Kernels;
+  switch (KernelDrop) {
+  case DropOp::None: break;
+  case DropOp::Wait: Kernels.Drop = KernelOpKind::Wait; break;
+  case DropOp::Barrier: Kernels.Drop = KernelOpKind::Barrier; break;
+  case DropOp::Commit: Kernels.Drop = KernelOpKind::Commit; break;
+  case DropOp::Advance: Kernels.Drop = KernelOpKind::Advance; break;
+  }
+  std::string Text = emitCuda(*S, *A, Plans, Src, Kernels);
+  if (Dump == DumpStage::Kernel) {
+    for (const KernelBody &B : Kernels.Bodies)
+      B.dump(llvm::outs());
+  }
+  // A verifier finding is an5dc's bug, not the user's: nothing is written.
+  for (const std::string &E : Kernels.Errors)
+    llvm::errs() << "an5dc: internal error: the generated " << E
+                 << "; please report this with the input file\n";
+  if (!Kernels.Errors.empty())
+    return 70;
+  if (Dump == DumpStage::Kernel)
+    return 0;
   if (!an5dc::writeOutputFile(Output, Text))
     return 1;
   const Plan &Build = buildLevelPlan(Plans);
