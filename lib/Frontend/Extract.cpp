@@ -399,6 +399,8 @@ bool Extractor::parseLoop(const clang::ForStmt *F, Loop &L) {
     return false;
   L.Iter = Var->getName().str();
   L.Range = F->getSourceRange();
+  // parseIterator accepted a declaration or an assignment as the init.
+  L.IterDeclaredOutside = !isa<clang::DeclStmt>(F->getInit());
   for (const auto &[Other, Name] : Iterators)
     if (Name == L.Iter) {
       D.error(Reject::LoopForm, F->getSourceRange(),
