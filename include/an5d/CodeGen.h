@@ -32,9 +32,6 @@ struct SourceText {
   size_t BodyEnd = 0;
   unsigned EndLine = 0;      // line of '#pragma endscop'
   std::string Indent;        // leading white space of the '#pragma scop' line
-  /// Per loop (time loop first): true where the iterator is declared before
-  /// the loop ('for (i = ...'), so the host code must leave it as C would.
-  std::vector<bool> IterDeclaredOutside;
   /// The 'for' of the outermost spatial loop: the CPU reference of
   /// -DAN5D_VERIFY runs it in parallel with OpenMP when that is enabled.
   size_t SpaceLoop = 0;

@@ -247,9 +247,9 @@ void Emitter::headerFooter() {
 std::string Emitter::referenceNest() const {
   const std::string &T = Src.Text;
   std::string Private;
-  for (size_t I = 2; I < Src.IterDeclaredOutside.size(); ++I)
-    if (Src.IterDeclaredOutside[I])
-      Private += (Private.empty() ? "" : ", ") + S.Space[I - 1].Iter;
+  for (size_t D = 1; D < S.Space.size(); ++D)
+    if (S.Space[D].IterDeclaredOutside)
+      Private += (Private.empty() ? "" : ", ") + S.Space[D].Iter;
   std::string Pragma = "\n#ifdef _OPENMP\n#pragma omp parallel for" +
                        (Private.empty() ? "" : " private(" + Private + ")") +
                        "\n#endif\n";
@@ -847,7 +847,7 @@ void Emitter::userProgram() {
     const Loop &L = *Loops[I];
     std::string Lo = L.Lower.str(wide), Hi = L.Upper.str(wide);
     std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
-    if (I < Src.IterDeclaredOutside.size() && Src.IterDeclaredOutside[I]) {
+    if (L.IterDeclaredOutside) {
       std::string Set = L.Iter + " = " + Runs + " ? (" + Hi + ") + 1 : (" +
                         Lo + ");";
       line("  " + (Cond.empty() ? Set : "if (" + Cond + ") " + Set));
