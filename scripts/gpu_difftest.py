@@ -24,12 +24,13 @@ to OUTDIR/results.csv (one row per generated file, written as they finish),
 OUTDIR/run.log, OUTDIR/summary.txt and OUTDIR/failures.tar.gz (each failing
 file's prog.c, .cu and log); DIR/cases/ (emit --folder) replaces the
 archive where it exists. No new work starts after --deadline-s seconds
-(rows "NOT-RUN"); --part K/N or --programs A-B selects a share so that a
-second call continues. --emu builds with an5dc-emucc instead of nvcc (the
+(rows "NOT-RUN"); --set K (each program's Kth option set), --part K/N
+and --programs A-B select a share, so that a second call continues. --emu builds with an5dc-emucc instead of nvcc (the
 CPU emulation; no sanitizers) to check the runner without a GPU.
 
-  scripts/gpu_difftest.py emit gpu-difftest --count 500 --seed 1
-  scripts/gpu_difftest.py run gpu-difftest $OUT --part 1/2
+  scripts/gpu_difftest.py emit gpu-difftest --count 500 --seed 1 --sets 2
+  scripts/gpu_difftest_run.sh gpu-difftest $OUT --set 0     # 500 programs
+  scripts/gpu_difftest_run.sh gpu-difftest $OUT --set 1     # their second sets
 
 Standard library only (python3 >= 3.6).
 """
@@ -45,6 +46,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 import types
@@ -287,7 +289,7 @@ class Runner:
             return vrel, None, ("TESTER", "the C program fails: exit %s" % st)
         try:
             ok, summary, detail = rc.check_cells(want, got, row["elem"] == "double")
-        except ValueError as e:
+        except (OSError, ValueError) as e:
             return vrel, None, ("FAIL", "output file: %s" % e)
         log.append("compare with the C program: %s%s" % (summary, "\n" + detail if detail else ""))
         frel = float(re.search(r"max rel error (\S+)", summary).group(1)) \
@@ -317,6 +319,16 @@ class Runner:
         return "FAIL(%s)" % (summ.group(1) + " errors" if summ else "exit %s" % st)
 
     def item(self, row, sanitize):
+        """item_checked, but an error of the tester itself is a TESTER row
+        rather than the end of the whole run."""
+        try:
+            return self.item_checked(row, sanitize)
+        except Exception as e:  # noqa: B902 (any bug here must not stop the others)
+            res = {k: row.get(k, "") for k in RESULT_FIELDS}
+            res.update(status="TESTER", detail="%s: %s" % (type(e).__name__, e))
+            return self.record(res, None)
+
+    def item_checked(self, row, sanitize):
         """Builds and checks one generated file; records its result row."""
         d = os.path.join(self.cases, "p%04d" % int(row["program"]))
         res = {k: row.get(k, "") for k in RESULT_FIELDS}
@@ -399,9 +411,11 @@ def cells_of(row, spec):
     return n
 
 
-def select(rows, part, programs):
-    """The rows of program range A-B, then of share K of N (contiguous
-    ranges of programs)."""
+def select(rows, part, programs, only_set):
+    """The rows of option set only_set (None: all), of program range A-B,
+    then of share K of N (contiguous ranges of programs)."""
+    if only_set is not None:
+        rows = [r for r in rows if int(r["set"]) == only_set]
     if programs:
         lo, _, hi = programs.partition("-")
         rows = [r for r in rows if int(lo) <= int(r["program"]) <= int(hi or lo)]
@@ -418,10 +432,13 @@ def run(args):
     os.makedirs(args.outdir, exist_ok=True)
     with open(os.path.join(args.dir, "manifest.csv"), newline="") as fh:
         manifest = list(csv.DictReader(fh))
-    rows = [r for r in select(manifest, args.part, args.programs) if r["status"] == "ok"]
-    work = os.path.abspath(args.work)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    rows = [r for r in select(manifest, args.part, args.programs, args.set) if r["status"] == "ok"]
+    if args.work:
+        work = os.path.abspath(args.work)
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+    else:
+        work = tempfile.mkdtemp(prefix="gpu-difftest-")
     wanted = {"p%04d" % int(r["program"]) for r in rows}
     if os.path.isdir(os.path.join(args.dir, "cases")):
         for name in wanted:
@@ -432,10 +449,10 @@ def run(args):
                                           if m.name.split("/")[0] in wanted])
     r = Runner(args, work, args.outdir)
     mode = "emulation (%s)" % args.emucc if args.emu else "nvcc (%s)" % args.nvcc
-    r.log("%d generated files of %d programs (part %s, programs %s), %s, cc %s, "
+    r.log("%d generated files of %d programs (part %s, programs %s, set %s), %s, cc %s, "
           "compute-sanitizer %s, %d jobs, deadline %.0f s" % (
               len(rows), len({x["program"] for x in rows}), args.part or "all",
-              args.programs or "all", mode, args.cc or "none (no file comparison)",
+              args.programs or "all", "all" if args.set is None else args.set, mode, args.cc or "none (no file comparison)",
               args.sanitizer or "none", args.jobs, args.deadline_s))
     # The smallest files first, under the sanitizers, so that their results
     # come back whatever the deadline cuts.
@@ -472,8 +489,8 @@ def run(args):
         len(san_rows), tally("memcheck"), tally("racecheck"), time.time() - args.start)
     if counts.get("NOT-RUN"):
         left = sorted({int(x["program"]) for x in r.rows if x["status"] == "NOT-RUN"})
-        summary += "\nnot run (deadline): programs %s; rerun with --programs %d-%d" % (
-            compact(left), left[0], left[-1])
+        summary += "\nnot run (deadline): programs %s; rerun with%s --programs %d-%d" % (
+            compact(left), "" if args.set is None else " --set %d" % args.set, left[0], left[-1])
     for x in bad:
         summary += "\n%s %s [%s] %s" % (x["status"], x["key"], x["flags"], x["detail"])
     with open(os.path.join(args.outdir, "summary.txt"), "w") as fh:
@@ -525,6 +542,7 @@ def main():
     g.add_argument("outdir")
     g.add_argument("--part", help="K/N: the Kth of N contiguous shares of the programs")
     g.add_argument("--programs", help="A-B: program indices A to B only")
+    g.add_argument("--set", type=int, help="only the files of option set K (0 = each program's first)")
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 540)),
                    help="start no work after this many seconds (default $DEADLINE_S or 540)")
@@ -535,7 +553,7 @@ def main():
     g.add_argument("--build-timeout", type=float, default=300)
     g.add_argument("--run-timeout", type=float, default=60)
     g.add_argument("--sanitizer-timeout", type=float, default=180)
-    g.add_argument("--work", default="/tmp/gpu-difftest-work")
+    g.add_argument("--work", help="folder for the builds (default: a new temporary one)")
     g.add_argument("--keep-work", action="store_true")
     g.add_argument("--nvcc", default="nvcc")
     g.add_argument("--cc", default="cc", help="C compiler of the reference ('' for none)")
