@@ -59,9 +59,9 @@ import run_compare as rc  # noqa: E402
 
 MANIFEST_FIELDS = ["key", "program", "set", "dims", "elem", "decl", "shape", "kernel",
                    "large", "fixed", "grids", "runs", "flags", "both_defines", "c_defines",
-                   "an5dc_command", "status", "detail"]
+                   "an5dc_command", "known", "status", "detail"]
 RESULT_FIELDS = ["key", "program", "set", "dims", "elem", "kernel", "large", "flags",
-                 "status", "runs_passed", "runs", "max_rel_verify", "max_rel_file",
+                 "known", "status", "runs_passed", "runs", "max_rel_verify", "max_rel_file",
                  "failed_run", "build_s", "run_s", "memcheck", "racecheck", "detail"]
 
 
@@ -104,7 +104,11 @@ def emit_one(args, index):
         cu = os.path.join(work, key + ".cu")
         defs = both + cmdline
         cmd = ["an5dc", "prog.c", "-o", key + ".cu"] + flags + (["--"] + defs if defs else [])
-        row = dict(base, key=key, set=built, kernel=difftest.kernel_of(p, flags),
+        # Classes of failure the CPU tester knows (docs/verification.md).
+        known = ",".join(([
+            "assoc-rows-above"] if difftest.known_class(p, flags, "mismatch") else []) +
+            (["name-clash"] if p["clash"] else []))
+        row = dict(base, key=key, set=built, kernel=difftest.kernel_of(p, flags), known=known,
                    flags=" ".join(flags), an5dc_command=" ".join(map(shlex.quote, cmd)),
                    status="ok", detail="")
         try:
