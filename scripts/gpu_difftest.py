@@ -548,10 +548,11 @@ def main():
     g.add_argument("--programs", help="A-B: program indices A to B only")
     g.add_argument("--set", type=int, help="only the files of option set K (0 = each program's first)")
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
-    g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 540)),
-                   help="start no work after this many seconds (default $DEADLINE_S or 540)")
+    g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 510)),
+                   help="start no work after this many seconds (default $DEADLINE_S or 510)")
     g.add_argument("--grace-s", type=float, default=30,
-                   help="a command may run this long past the deadline (default 30)")
+                   help="a command may run this long past the deadline (default 30; the "
+                        "last file ends by about deadline + 2 x grace)")
     g.add_argument("--sanitize", type=int, default=20,
                    help="the N smallest files also run under compute-sanitizer (default 20)")
     g.add_argument("--build-timeout", type=float, default=300)

@@ -7,7 +7,7 @@
 #
 #   scripts/gpu_difftest_run.sh DIR OUTDIR [--part K/N | --programs A-B] [run options]
 #
-# No work starts after $DEADLINE_S seconds (default 540), so that partial
+# No work starts after $DEADLINE_S seconds (default 510), so that partial
 # results come back from a 10-minute call; GPU_DIFFTEST_EMU=1 builds with
 # build/bin/an5dc-emucc instead (the CPU emulation, no sanitizers).
 set -u
