@@ -15,18 +15,21 @@ builds every generated file with nvcc (its header's Build flags, -O3
 -arch=sm_90, plus -DAN5D_VERIFY) and the C program with cc, runs both on
 every run of the manifest and requires (1) exit 0 with the generated
 program's "an5d verify:" line within its tolerance (AN5D_VERIFY runs the
-original loop nest on the host and compares both planes; it exits 1
-beyond the tolerance), and (2) the output file equal to the C program's
-within run_compare.py's tolerance (the whole final state: both planes, and
-the iterators a program stores after the loop). The --sanitize smallest
-files also run under compute-sanitizer memcheck and racecheck. Results go
-to OUTDIR/results.csv (one row per generated file, written as they finish),
-OUTDIR/run.log, OUTDIR/summary.txt and OUTDIR/failures.tar.gz (each failing
-file's prog.c, .cu and log); DIR/cases/ (emit --folder) replaces the
-archive where it exists. No new work starts after --deadline-s seconds
-(rows "NOT-RUN"); --set K (each program's Kth option set), --part K/N
-and --programs A-B select a share, so that a second call continues. --emu builds with an5dc-emucc instead of nvcc (the
-CPU emulation; no sanitizers) to check the runner without a GPU.
+original loop nest on the host and compares both planes; it exits 1 beyond
+the tolerance), and (2) the output file equal to the C program's within
+run_compare.py's tolerance (the whole final state: both planes, and the
+iterators a program stores after the loop). --sanitize files (the smallest
+of at least --sanitize-min-cells cells, in turn from each kernel and
+dimension count) also run, on their largest run of at least one step,
+under compute-sanitizer memcheck and racecheck. Results go to
+OUTDIR/results.csv (one row per generated file, written as they finish),
+OUTDIR/run.log, OUTDIR/summary.txt and OUTDIR/failures.tar.gz (each
+failing file's prog.c, .cu and log); DIR/cases/ (emit --folder) replaces
+the archive where it exists. No new work starts after --deadline-s seconds
+(rows "NOT-RUN"); --set K (each program's Kth option set), --part K/N and
+--programs A-B select a share, so that a second call continues. --emu
+builds with an5dc-emucc instead of nvcc (the CPU emulation; no sanitizers)
+to check the runner without a GPU.
 
   scripts/gpu_difftest.py emit gpu-difftest --count 500 --seed 1 --sets 2
   scripts/gpu_difftest_run.sh gpu-difftest $OUT --set 0     # 500 programs
@@ -347,7 +350,6 @@ class Runner:
         res["build_s"] = "%.1f" % (time.time() - t0)
         t1 = time.time()
         vmax = fmax = 0.0
-        largest = None
         if fail is None:
             for n, spec in enumerate(row["runs"].split("|")):
                 args = spec.split()
@@ -358,12 +360,9 @@ class Runner:
                     res["failed_run"] = spec
                     break
                 res["runs_passed"] += 1
-                cells = cells_of(row, spec)
-                if largest is None or cells > largest[0]:
-                    largest = (cells, args)
         res.update(max_rel_verify="%.3g" % vmax, max_rel_file="%.3g" % fmax)
         if sanitize:
-            args = largest[1] if largest else row["runs"].split("|")[0].split()
+            args = sanitizer_run(row).split()
             if fail is not None and fail[0] in ("BUILD-FAIL", "TESTER"):
                 res.update(memcheck="NOT-RUN", racecheck="NOT-RUN")
             else:
@@ -415,6 +414,31 @@ def cells_of(row, spec):
     return n
 
 
+def sanitizer_run(row):
+    """The run under compute-sanitizer: the largest grid among the runs of
+    at least one step (a run's last argument is its step count)."""
+    return max(row["runs"].split("|"),
+               key=lambda s: (int(s.split()[-1]) > 0, cells_of(row, s)))
+
+
+def sanitized(rows, count, min_cells):
+    """The keys of count files for compute-sanitizer: the smallest whose
+    sanitizer run has at least min_cells cells (an interior, several
+    threads), taken in turn from each kernel and dimension count."""
+    def size(x):
+        return cells_of(x, sanitizer_run(x))
+    classes = {}
+    for x in sorted(rows, key=lambda x: (size(x), x["key"])):
+        if size(x) >= min_cells:
+            classes.setdefault((x["kernel"], x["dims"]), []).append(x["key"])
+    keys = []
+    while len(keys) < count and any(classes.values()):
+        for c in sorted(classes):
+            if classes[c] and len(keys) < count:
+                keys.append(classes[c].pop(0))
+    return keys
+
+
 def select(rows, part, programs, only_set):
     """The rows of option set only_set (None: all), of program range A-B,
     then of share K of N (contiguous ranges of programs)."""
@@ -456,14 +480,13 @@ def run(args):
     r.log("%d generated files of %d programs (part %s, programs %s, set %s), %s, cc %s, "
           "compute-sanitizer %s, %d jobs, deadline %.0f s" % (
               len(rows), len({x["program"] for x in rows}), args.part or "all",
-              args.programs or "all", "all" if args.set is None else args.set, mode, args.cc or "none (no file comparison)",
+              args.programs or "all", "all" if args.set is None else args.set, mode,
+              args.cc or "none (no file comparison)",
               args.sanitizer or "none", args.jobs, args.deadline_s))
-    # The smallest files first, under the sanitizers, so that their results
-    # come back whatever the deadline cuts.
-    by_size = sorted(rows, key=lambda x: (max(cells_of(x, s) for s in x["runs"].split("|")),
-                                          x["key"]))
-    san = [x["key"] for x in by_size[:args.sanitize]]
-    order = [x for x in by_size[:args.sanitize]] + [x for x in rows if x["key"] not in san]
+    san = sanitized(rows, args.sanitize, args.sanitize_min_cells)
+    # The sanitized files first, so that their results come back whatever
+    # the deadline cuts.
+    order = [x for x in rows if x["key"] in san] + [x for x in rows if x["key"] not in san]
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(lambda x: r.item(x, x["key"] in san), order))
     r.csv.close()
@@ -476,7 +499,7 @@ def run(args):
     counts = {}
     for x in r.rows:
         counts[x["status"]] = counts.get(x["status"], 0) + 1
-    san_rows = [got[k] for k in san]
+    san_rows = [got[k] for k in san if k in got]
     bad = [x for x in r.rows if x["status"] not in ("PASS", "NOT-RUN")]
     fails = os.path.join(args.outdir, ".failures")
     with tarfile.open(os.path.join(args.outdir, "failures.tar.gz"), "w:gz") as tar:
@@ -546,7 +569,8 @@ def main():
     g.add_argument("outdir")
     g.add_argument("--part", help="K/N: the Kth of N contiguous shares of the programs")
     g.add_argument("--programs", help="A-B: program indices A to B only")
-    g.add_argument("--set", type=int, help="only the files of option set K (0 = each program's first)")
+    g.add_argument("--set", type=int,
+                   help="only the files of option set K (0 = each program's first)")
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 510)),
                    help="start no work after this many seconds (default $DEADLINE_S or 510)")
@@ -555,6 +579,9 @@ def main():
                         "last file ends by about deadline + 2 x grace)")
     g.add_argument("--sanitize", type=int, default=20,
                    help="the N smallest files also run under compute-sanitizer (default 20)")
+    g.add_argument("--sanitize-min-cells", type=int, default=256,
+                   help="sanitize only files whose largest run of at least one step has this "
+                        "many cells (default 256)")
     g.add_argument("--build-timeout", type=float, default=300)
     g.add_argument("--run-timeout", type=float, default=60)
     g.add_argument("--sanitizer-timeout", type=float, default=180)
