@@ -460,7 +460,8 @@ def run(args):
     os.makedirs(args.outdir, exist_ok=True)
     with open(os.path.join(args.dir, "manifest.csv"), newline="") as fh:
         manifest = list(csv.DictReader(fh))
-    rows = [r for r in select(manifest, args.part, args.programs, args.set) if r["status"] == "ok"]
+    chosen = select(manifest, args.part, args.programs, args.set)
+    rows = [r for r in chosen if r["status"] == "ok"]
     if args.work:
         work = os.path.abspath(args.work)
         shutil.rmtree(work, ignore_errors=True)
@@ -514,6 +515,10 @@ def run(args):
     summary = "gpu_difftest: %d files: %s; sanitizers on %d: memcheck %s; racecheck %s; %.0f s" % (
         len(rows), ", ".join("%d %s" % (counts[k], k) for k in sorted(counts)),
         len(san_rows), tally("memcheck"), tally("racecheck"), time.time() - args.start)
+    for x in chosen:
+        if x["status"] != "ok":
+            summary += "\nan5dc failed here (emit): %s [%s] %s" % (x["key"], x["flags"],
+                                                                  x["detail"])
     if counts.get("NOT-RUN"):
         left = sorted({int(x["program"]) for x in r.rows if x["status"] == "NOT-RUN"})
         summary += "\nnot run (deadline): programs %s; rerun with%s --programs %d-%d" % (
