@@ -321,6 +321,8 @@ class Runner:
             return "TIMEOUT"
         if st == 0:
             return "PASS"
+        if "terminated before first instrumented API call" in text:
+            return "NO-CUDA"
         summ = re.search(r"ERROR SUMMARY: (\d+) error", text) or \
             re.search(r"RACECHECK SUMMARY: (\d+) hazard", text)
         return "FAIL(%s)" % (summ.group(1) + " errors" if summ else "exit %s" % st)
@@ -362,12 +364,19 @@ class Runner:
                 res["runs_passed"] += 1
         res.update(max_rel_verify="%.3g" % vmax, max_rel_file="%.3g" % fmax)
         if sanitize:
-            args = sanitizer_run(row).split()
             if fail is not None and fail[0] in ("BUILD-FAIL", "TESTER"):
                 res.update(memcheck="NOT-RUN", racecheck="NOT-RUN")
             else:
-                res["memcheck"] = self.sanitize(row, d, args, "memcheck", log)
-                res["racecheck"] = self.sanitize(row, d, args, "racecheck", log)
+                # A run whose loops are empty for its sizes never calls CUDA
+                # (compute-sanitizer then exits 255): the next largest run.
+                for spec in sanitizer_runs(row):
+                    args = spec.split()
+                    res["memcheck"] = self.sanitize(row, d, args, "memcheck", log)
+                    if res["memcheck"] != "NO-CUDA":
+                        res["racecheck"] = self.sanitize(row, d, args, "racecheck", log)
+                        break
+                else:
+                    res["racecheck"] = "NO-CUDA"
         res["run_s"] = "%.1f" % (time.time() - t1)
         if fail:
             res.update(status=fail[0], detail=fail[1])
@@ -419,6 +428,13 @@ def sanitizer_run(row):
     at least one step (a run's last argument is its step count)."""
     return max(row["runs"].split("|"),
                key=lambda s: (int(s.split()[-1]) > 0, cells_of(row, s)))
+
+
+def sanitizer_runs(row):
+    """The runs of at least one step, largest grid first (sanitizer_run's
+    order): compute-sanitizer tries them until one calls CUDA."""
+    runs = [s for s in row["runs"].split("|") if int(s.split()[-1]) > 0]
+    return sorted(runs, key=lambda s: -cells_of(row, s)) or [sanitizer_run(row)]
 
 
 def sanitized(rows, count, min_cells):
