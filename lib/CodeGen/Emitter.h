@@ -11,6 +11,7 @@
 #include "an5d/CodeGen.h"
 #include "an5d/KernelIR.h"
 
+#include <cassert>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,31 +42,55 @@ inline std::string offsetName(int64_t O) {
 
 inline int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
 
+/// The names the generated code gives the user's identifiers: the spatial
+/// iterators (outermost first) and the scalars (by their name in the
+/// source). chooseUserNames picks them; every Emitter of a file reads them.
+struct UserNames {
+  std::vector<std::string> Iter;
+  std::map<std::string, std::string> Scalar;
+  /// The names that differ from the source's, as (source, generated).
+  std::vector<std::pair<std::string, std::string>> Renamed;
+};
+
+/// The user's names, each kept unless it, or a name the generated code
+/// builds from it, equals an identifier the generated code (of these
+/// plans) declares or uses, or another user name's; then prefixed (it_,
+/// scalar_) until none does. UserNames.cpp says how.
+UserNames chooseUserNames(const Stencil &S, const StencilAnalysis &A,
+                          const std::vector<Plan> &Plans,
+                          const SourceText &Src);
+
 class Emitter {
 public:
   /// Writes Plans[Index]'s code; into Shared when given (a candidate of an
   /// autotuned file), else into a writer of its own.
   /// Kernels collects every kernel body (verified) and the verifier's
   /// findings.
+  /// Names gives the user's identifiers their names in the output.
   Emitter(const Stencil &S, const StencilAnalysis &A,
           const std::vector<Plan> &Plans, size_t Index, const SourceText &Src,
-          GeneratedKernels &Kernels, CodeWriter *Shared = nullptr)
-      : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src),
+          GeneratedKernels &Kernels, const UserNames &Names,
+          CodeWriter *Shared = nullptr)
+      : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src), Names(Names),
         N(S.numSpaceDims()), Elem(elemTypeName(S.Elem)),
         Coefs(collectCoefficients(S)), W(Shared ? *Shared : Own),
         Kernels(Kernels) {
-    for (const Loop &L : S.Space)
-      It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
+    assert(Names.Iter.size() == N && "a name per spatial iterator");
+    It = Names.Iter;
+    ScalarName = Names.Scalar;
     for (unsigned D = 0; D < N; ++D) {
       Ext.push_back("ext_" + It[D]);
       First.push_back(It[D] + "_first");
       Last.push_back(It[D] + "_last");
     }
     Fn = sanitize(S.Function);
-    nameScalars();
   }
 
   std::string run();
+  /// The identifiers of the code the emitter generates itself (run() without
+  /// the host runtime's text, which only defines an5d_ names, and without the
+  /// user's program), as UserNames.cpp reads them.
+  std::set<std::string> generatedCode();
 
 private:
   // Pieces of the file, in order.
@@ -425,15 +450,19 @@ private:
   std::string globalIndex(const std::string &Row) const;
   std::string interiorTest(const std::string &Row) const;
 
-  void nameScalars();
   static std::string sanitize(const std::string &Name);
-  static bool reserved(const std::string &Name);
+  /// The user's -D macros, set aside around the generated code (#pragma
+  /// push_macro) so that they rename none of its identifiers.
+  std::vector<std::string> userMacros() const;
 
   const Stencil &S;
   const StencilAnalysis &A;
   const std::vector<Plan> &Plans;
   const Plan &P;
   const SourceText &Src;
+  const UserNames &Names;
+  /// generatedCode() is writing: no host runtime text, no user program.
+  bool OwnCodeOnly = false;
   unsigned N;
   std::string Elem;
   std::vector<std::string> It, Ext, First, Last;

@@ -309,16 +309,20 @@ void Emitter::vecCopyFunction() {
   W.dedent();
   W.line("const " + Elem + " *const line = src + (long)min(max(j_load + e / "
          "AN5D_VEC_WIDTH, 0), " + Ext[1] + " - 1) * " + Ext[2] + ";");
-  W.line("const int k = k_load + e % AN5D_VEC_WIDTH * AN5D_VEC;");
+  // The vector's first column is named after the iterator, a user name:
+  // a fixed "k" would clash with a user iterator k (UserNames.cpp).
+  const std::string &K = It[2];
+  W.line("const int " + K + " = k_load + e % AN5D_VEC_WIDTH * AN5D_VEC;");
   W.open("if (aligned)");
-  W.line("an5d_copy_vector(&dst[e], line + min(max(k, 0), " + Ext[2] +
+  W.line("an5d_copy_vector(&dst[e], line + min(max(" + K + ", 0), " + Ext[2] +
          " - AN5D_VEC));");
   W.close("");
   W.open("else");
   W.line("for (int v = 0; v < AN5D_VEC; ++v)");
   W.indent();
   W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, line + "
-         "min(max(k + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem + "));");
+         "min(max(" + K + " + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem +
+         "));");
   W.dedent();
   W.close();
   W.close();
