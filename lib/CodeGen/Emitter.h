@@ -12,6 +12,7 @@
 #include "an5d/KernelIR.h"
 
 #include <cassert>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,6 +42,18 @@ inline std::string offsetName(int64_t O) {
 }
 
 inline int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
+
+/// Streaming offsets with at least one term, ascending: the order in which
+/// a partial sum receives its rows.
+inline std::vector<int64_t> termPlanes(const AssociativeForm &F) {
+  std::vector<int64_t> Planes;
+  for (const AssociativeForm::Term &T : F.Terms)
+    if (T.ReadsArray &&
+        std::find(Planes.begin(), Planes.end(), T.Plane) == Planes.end())
+      Planes.push_back(T.Plane);
+  std::sort(Planes.begin(), Planes.end());
+  return Planes;
+}
 
 /// The names the generated code gives the user's identifiers: the spatial
 /// iterators (outermost first) and the scalars (by their name in the

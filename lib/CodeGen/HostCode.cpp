@@ -1,0 +1,383 @@
+//===- HostCode.cpp - The generated file's per-plan host code -------------===//
+//
+// Section 5 of the output (CudaEmitter.cpp lists them): the tile ranges,
+// the launch of one degree, an5d_steps and the run function that replaces
+// the scop; the plan-independent part is runtime/an5d_runtime.h.
+//
+//===----------------------------------------------------------------------===//
+#include "Emitter.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace an5d;
+using namespace an5d::codegen;
+
+// --- 5. Host code ----------------------------------------------------------------
+
+void Emitter::tileRanges() {
+  W.line("// The tiles of one launch along each dimension of the plane: count "
+         "in all, and lo .. hi - 1");
+  W.line("// those whose columns, halo included, are all interior (the "
+         "interior-tile kernel's);");
+  W.line("// the others are the edge-tile kernel's (an5d_tile_range).");
+  W.line("struct an5d_tiles {");
+  W.indent();
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    W.line("int lo_" + It[Dm] + ", hi_" + It[Dm] + ", count_" + It[Dm] + ";");
+  W.dedent();
+  W.line("};");
+  W.line("");
+}
+
+void Emitter::launchFunction() {
+  W.line("// Launches the kernels of one degree over the whole interior: the "
+         "edge tiles' kernel on");
+  W.line("// streams->edge and the interior tiles' kernel on stream 0, both "
+         "after stream 0's earlier");
+  W.line("// work, so that they run side by side; stream 0 then waits for "
+         "both.");
+  W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
+         Elem + " *grid, int in_plane, int bnd_plane" + gridParams() +
+         scalarParams() + ")");
+  W.open("");
+  W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    W.line("const long cols_" + It[Dm] + " = (long)" + Last[Dm] + " - " +
+           First[Dm] + " + 1;");
+  W.line("const unsigned stream_blocks = an5d_grid_yz(an5d_blocks(rows, "
+         "AN5D_STREAM_BLOCK), \"the stream blocks (rows / hSN)\");");
+  W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
+                : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
+  W.line("an5d_tiles tiles;");
+  auto eachDegree = [&](const auto &Body) {
+    W.line("switch (degree) {");
+    for (const KernelPlan &K : P.Kernels) {
+      W.line("case " + str(K.Degree) + ":");
+      W.indent();
+      Body(K);
+      W.line("break;");
+      W.dedent();
+    }
+    W.line("default:");
+    W.indent();
+    W.line("fprintf(stderr, \"an5d: no kernel of degree %d\\n\", degree);");
+    W.line("exit(1);");
+    W.dedent();
+    W.line("}");
+  };
+  W.line("// Level 0 may read boundary columns beside the interior from "
+         "in_plane when that is the");
+  W.line("// plane the C loop reads them from: the interior tiles' kernel "
+         "takes those tiles too.");
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    for (bool Lo : {true, false})
+      W.line("const int ring_" + std::string(Lo ? "lo_" : "hi_") + It[Dm] +
+             " = " + ringColumns(Dm, Lo) + ";");
+  W.line("// Tile widths, halos and loaded columns per degree (the kernels' "
+         "own).");
+  eachDegree([&](const KernelPlan &K) {
+    for (unsigned Dm = 1; Dm < N; ++Dm) {
+      const std::string &I = It[Dm];
+      W.line("an5d_tile_fields(an5d_tile_range(cols_" + I + ", " +
+             str(K.Tile[Dm - 1]) + ", " + str(K.Degree * P.Lo[Dm]) + ", " +
+             str(loadedColumns(Dm)) + ", ring_lo_" + I + ", ring_hi_" + I +
+             "), &tiles.lo_" + I + ", &tiles.hi_" + I + ", &tiles.count_" + I +
+             ");");
+    }
+  });
+  std::string Interior, All;
+  for (unsigned Dm = 1; Dm < N; ++Dm) {
+    Interior += std::string(Dm > 1 ? " * " : "(long)") + "(tiles.hi_" +
+                It[Dm] + " - tiles.lo_" + It[Dm] + ")";
+    All += std::string(Dm > 1 ? " * " : "(long)") + "tiles.count_" + It[Dm];
+  }
+  W.line("const long interior = " + Interior + ";");
+  W.line("const long edge = " + All + " - interior;");
+  if (N == 3)
+    W.line("an5d_grid_yz(tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
+           ", \"the interior tiles along " + It[1] + "\");");
+  W.line("an5d_edge_begin(streams, edge);");
+  std::string InteriorBlocks =
+      N == 2 ? "tiles.hi_" + It[1] + " - tiles.lo_" + It[1]
+             : "tiles.hi_" + It[2] + " - tiles.lo_" + It[2] + ", tiles.hi_" +
+                   It[1] + " - tiles.lo_" + It[1];
+  std::string Args = ", grid, in_plane, bnd_plane, tiles" + gridArgs() +
+                     scalarArgs() + ");";
+  eachDegree([&](const KernelPlan &K) {
+    W.line("if (edge > 0)");
+    W.indent();
+    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, true) +
+           ", dim3(edge, stream_blocks), block, AN5D_SM_BYTES, streams->edge" +
+           Args);
+    W.dedent();
+    W.line("if (interior > 0)");
+    W.indent();
+    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, false) + ", dim3(" +
+           InteriorBlocks + ", stream_blocks), block, AN5D_SM_BYTES, 0" +
+           Args);
+    W.dedent();
+  });
+  W.line("an5d_edge_end(streams, edge);");
+  W.close();
+  W.line("");
+}
+
+std::vector<std::string> Emitter::kernelNames() const {
+  std::vector<std::string> Names;
+  if (P.vectorCells()) {
+    for (const KernelPlan &K : P.Kernels)
+      Names.push_back(vecKernelName(K.Degree));
+    return Names;
+  }
+  for (const KernelPlan &K : P.Kernels)
+    for (bool Edge : {false, true})
+      Names.push_back(kernelName(K.Degree, Edge));
+  return Names;
+}
+
+std::string Emitter::stepsParams() const {
+  return gridParams() + scalarParams();
+}
+
+std::string Emitter::stepsArgs() const {
+  std::string Args;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  return Args + scalarArgs();
+}
+
+void Emitter::stepsFunctionHead() {
+  W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
+         "planes `grid`;");
+  W.line("// returns the number of launches.");
+  W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
+         stepsParams() + ")");
+  W.open("");
+  sharedMemoryOptIn();
+}
+
+void Emitter::planeSizeLine() {
+  std::string Plane = "(long)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Plane += " * " + Ext[Dm];
+  W.line("const long plane = " + Plane + ";");
+}
+
+void Emitter::stepsFunction() {
+  stepsFunctionHead();
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Shift = str(P.WriteShift);
+  W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
+         "w = " + Shift + " (the write");
+  W.line("// plane is (t + w) % 2); the first launch reads its interior from "
+         "there.");
+  W.line("int in_plane = an5d_read_plane(t_first, " + Shift + ");");
+  if (oneStepLaunches()) {
+    W.open("for (long launch = 0; launch < steps; ++launch)");
+    W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
+    W.line("in_plane ^= 1;");
+    W.close();
+    W.line("return steps;");
+  } else {
+    W.line("const an5d_schedule schedule = an5d_launch_schedule(steps, "
+           "AN5D_BT);");
+    W.line("const long launches = schedule.full + schedule.tail_count;");
+    W.line("an5d_streams streams;");
+    W.line("an5d_streams_create(&streams);");
+    W.line("long step = t_first;");
+    W.open("for (long launch = 0; launch < launches; ++launch)");
+    W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+           "schedule.tail[launch - schedule.full];");
+    W.line("an5d_launch(degree, &streams, grid, in_plane, an5d_read_plane(step, " +
+           Shift + ")" + Args + ");");
+    W.line("step += degree;");
+    W.line("in_plane ^= 1;");
+    W.close();
+    W.line("an5d_streams_destroy(&streams);");
+    W.line("return launches;");
+  }
+  W.close();
+  W.line("");
+}
+
+void Emitter::sharedMemoryOptIn() {
+  if (P.SharedBytes <= P.Gpu.DefaultSharedPerBlock)
+    return;
+  W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
+         " KiB of dynamic shared memory needs an opt-in.");
+  for (const std::string &Kernel : kernelNames())
+    W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
+           ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+}
+
+void Emitter::runFunction() {
+  std::string Params = Elem + " *host";
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Params += ", long " + Ext[Dm];
+  Params += ", long t_first, long t_last";
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Params += ", long " + First[Dm] + ", long " + Last[Dm];
+  Params += scalarParams();
+  W.line("// Runs time steps t_first .. t_last of the scop on the GPU: copies "
+         "both planes of");
+  W.line("// `host` (" + str(N) + " spatial extents each) to the device, "
+         "launches, copies both back.");
+  W.line("// Bounds are 64-bit: loops that C would not run do nothing.");
+  W.line("static void an5d_run_" + Fn + "(" + Params + ")");
+  W.open("");
+  W.line("if (t_first > t_last)");
+  W.indent();
+  W.line("return; // the C loop would not change the array");
+  W.dedent();
+  W.line("const long steps = t_last - t_first + 1;");
+  std::string Empty;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    Empty += std::string(Dm ? " || " : "") + First[Dm] + " > " + Last[Dm];
+  W.line("if (" + Empty + ")");
+  W.indent();
+  W.line("return;");
+  W.dedent();
+  W.line("// The kernels index each dimension with int.");
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    W.line("if (" + Ext[Dm] + " > AN5D_MAX_EXTENT) an5d_size_error(\"the "
+           "extent along " + It[Dm] + "\", " + Ext[Dm] +
+           ", AN5D_MAX_EXTENT);");
+  std::string Cells = "(size_t)" + Ext[0];
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Cells += " * " + Ext[Dm];
+  W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
+  W.line(Elem + " *grid = NULL;");
+  W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
+  W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
+  std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
+  if (Plans.size() > 1) {
+    int64_t MaxBT = 1;
+    for (const Plan &C : Plans)
+      MaxBT = std::max(MaxBT, C.BT);
+    std::string Trial = str(std::max<int64_t>(16, 8 * MaxBT));
+    std::string Exts;
+    for (unsigned Dm = 0; Dm < N; ++Dm)
+      Exts += std::string(Dm ? ", " : "") + Ext[Dm];
+    W.line("// The fastest candidate for this GPU and grid: cached, or timed "
+           "on a scratch copy over");
+    W.line("// min(steps, " + Trial + ") steps.");
+    W.line("const long extents[" + str(N) + "] = {" + Exts + "};");
+    W.line("const int candidate = an5d_choose(an5d_stencil, extents, " +
+           str(N) + ", an5d_signature, an5d_candidates, " +
+           str(Plans.size()) + ", grid, bytes,");
+    W.line("    steps < " + Trial + " ? steps : " + Trial +
+           ", [&](int c, void *scratch, long trial) {");
+    W.line("      an5d_steps_of(c, (" + Elem + " *)scratch, t_first, trial" +
+           stepsArgs() + ");");
+    W.line("    });");
+    Run = "an5d_steps_of(candidate, grid, t_first, steps" + stepsArgs() + ")";
+  }
+  W.line("an5d_timed_run(grid, bytes, steps, [&] { return " + Run + "; });");
+  W.line("AN5D_CHECK(cudaDeviceSynchronize());");
+  W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
+  W.line("AN5D_CHECK(cudaFree(grid));");
+  W.close();
+  W.line("");
+}
+
+// --- Vector cells ---------------------------------------------------------------
+
+void Emitter::vecLaunchFunction(const KernelPlan &K) {
+  const int64_t D = K.Degree;
+  std::string Name = D == 1 ? "an5d_launch_vec" : "an5d_launch_vec_bt";
+  W.line(D == 1 ? "// Launches one time step over the whole interior: reads "
+                  "`in`, writes the interior of"
+                : "// Launches AN5D_BT time steps over the whole interior: "
+                  "reads `in`, writes the interior of");
+  W.line("// `out` (its boundary stays as the C loop leaves it)." +
+         std::string(D > 1 ? " `other`: the plane" : ""));
+  if (D > 1)
+    W.line("// the odd steps of the launch read in the C loop (boundary "
+           "values of odd levels).");
+  W.line("static void " + Name + "(const " + Elem + " *in, " + Elem + " *out" +
+         (D > 1 ? ", const " + Elem + " *other" : "") + gridParams() +
+         scalarParams() + ")");
+  W.open("");
+  W.line("// Vector copies and stores need rows whose length is a multiple of "
+         "AN5D_VEC (cudaMalloc");
+  W.line("// aligns the grid, so every row then starts on a vector).");
+  W.line("const int aligned = " + Ext[2] + " % AN5D_VEC == 0;");
+  W.line("const int k_start = " + First[2] + " - " + First[2] +
+         " % AN5D_VEC;");
+  std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
+  W.line("const dim3 blocks((" + Last[2] + " + 1 - k_start + " + TileK +
+         " - 1) / " + TileK + ", (" + Last[1] + " - " + First[1] + " + " +
+         TileJ + ") / " + TileJ + ", (" + Last[0] + " - " + First[0] +
+         " + AN5D_STREAM_BLOCK) / AN5D_STREAM_BLOCK);");
+  W.line("AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, dim3(AN5D_BLOCK_X, "
+         "AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
+         (D > 1 ? "other, " : "") + "aligned" + gridArgs() + scalarArgs() +
+         ");");
+  W.line("AN5D_CHECK(cudaGetLastError());");
+  W.close();
+  W.line("");
+}
+
+void Emitter::vecStepsFunction() {
+  stepsFunctionHead();
+  planeSizeLine();
+  W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
+         "w = " + str(P.WriteShift) + " (the write");
+  W.line("// plane is (t + w) % 2).");
+  W.line("int in_plane = an5d_read_plane(t_first, " + str(P.WriteShift) +
+         ");");
+  W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
+         "the next step");
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Single = "steps";
+  if (P.BT > 1) {
+    W.line("// Launches of AN5D_BT steps while more than 2 steps remain: the "
+           "last ones go one");
+    W.line("// step per launch, so the plane not written last holds step "
+           "t_last - 1.");
+    W.line("const long full = an5d_vector_full_launches(steps, AN5D_BT);");
+    if (P.BT % 2 == 0) {
+      W.line("// An even degree ends on the parity it starts from, so its "
+             "launches alternate between");
+      W.line("// plane in_plane and a copy of it (whose boundary is the one "
+             "even levels keep).");
+      W.line(Elem + " *third = NULL;");
+      W.open("if (full > 0)");
+      W.line("AN5D_CHECK(cudaMalloc((void **)&third, plane * sizeof(" + Elem +
+             ")));");
+      W.line("AN5D_CHECK(cudaMemcpy(third, in, plane * sizeof(" + Elem +
+             "), cudaMemcpyDeviceToDevice));");
+      W.close();
+    }
+    W.open("for (long launch = 0; launch < full; ++launch)");
+    W.line(Elem + " *const out = " +
+           (P.BT % 2 == 0 ? std::string("in == third ? grid + in_plane * "
+                                        "plane : third")
+                          : std::string("grid + (in_plane ^ 1) * plane")) +
+           ";");
+    W.line("an5d_launch_vec_bt(in, out, grid + (in_plane ^ 1) * plane" +
+           Args + ");");
+    W.line("in = out;");
+    if (P.BT % 2)
+      W.line("in_plane ^= 1;");
+    W.close();
+    Single = "steps - full * AN5D_BT";
+  }
+  W.open("for (long left = " + Single + "; left > 0; --left)");
+  W.line("an5d_launch_vec(in, grid + (in_plane ^ 1) * plane" + Args + ");");
+  W.line("in_plane ^= 1;");
+  W.line("in = grid + in_plane * plane;");
+  W.close();
+  if (P.BT > 1 && P.BT % 2 == 0) {
+    W.line("if (third != NULL)");
+    W.indent();
+    W.line("AN5D_CHECK(cudaFree(third)); // waits for the launches");
+    W.dedent();
+  }
+  W.line(P.BT > 1 ? "return full + steps - full * AN5D_BT;" : "return steps;");
+  W.close();
+  W.line("");
+}
