@@ -72,7 +72,7 @@ void KernelBody::dump(llvm::raw_ostream &OS) const {
   OS << "kernel " << Name << "\n";
   unsigned Depth = 1;
   for (const KernelOp &Op : Ops) {
-    if (Op.Kind == KernelOpKind::End || Op.Kind == KernelOpKind::Else)
+    if (Op.Kind == KernelOpKind::End)
       --Depth;
     OS.indent(2 * Depth) << kindName(Op.Kind);
     switch (Op.Kind) {
