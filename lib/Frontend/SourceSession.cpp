@@ -111,6 +111,9 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
     return S;
   // The engine predates the invocation: its limit is set here.
   S->CI->getDiagnostics().setErrorLimit(Inv->getDiagnosticOpts().ErrorLimit);
+  // The driver asks cc1 to leave the AST and Sema unfreed at exit
+  // (-disable-free); the session owns them and frees them.
+  Inv->getFrontendOpts().DisableFree = false;
   if (Opts.InputText)
     Inv->getPreprocessorOpts().addRemappedFile(
         Opts.InputFile,
