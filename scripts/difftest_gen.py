@@ -19,16 +19,22 @@ import math
 SIZE_NAMES = ["n", "m", "l"]
 # Iterator, scalar and array names: plain ones, and (CLASH_*, drawn for a
 # few programs) names the generated code uses itself or builds from the
-# iterators' names ("t" as a spatial iterator).
+# iterators' names ("t" as a spatial iterator: t_first; "row": row_first),
+# kernel locals (edge, lane, pos), kernel and host parameters (tiles,
+# in_plane, steps) and the autotuner's lambda parameters (c, scratch,
+# trial). Scalars of the "macro" and "cmdline" homes make them macros.
 ITER_POOL = ["x", "y", "z", "s", "idx", "ii", "jj", "kk", "p", "q", "r", "tt"]
 CLASH_ITERS = ["t", "i", "j", "k", "grid", "plane", "col", "row", "level",
-               "slot", "tile", "cell", "edge"]
+               "slot", "tile", "cell", "edge", "lane", "pos", "rank", "block",
+               "value", "zeros"]
 SCALAR_POOL = ["w", "alpha", "beta", "coef", "c0", "weight", "a1", "b2"]
 CLASH_SCALARS = ["step", "full", "in", "value", "halo", "smem", "source",
-                 "steps", "ring", "rows", "columns", "in_next", "row_stride"]
+                 "steps", "ring", "rows", "columns", "in_next", "row_stride",
+                 "tiles", "row", "edge", "lane", "zeros", "pos", "plane",
+                 "in_plane", "degree", "c", "scratch", "trial", "t_first"]
 ARRAY_POOL = ["A", "u", "field", "B"]
 CLASH_ARRAYS = ["grid_a", "out_next", "sm"]
-CLASH_RATE = 0.08
+CLASH_RATE = 0.15
 DECLS = ["ptr-param", "array-param", "restrict-param", "main-vla",
          "fixed-global", "fixed-local", "fixed-param"]
 PARITIES = ["mod", "and", "swap", "swap-and", "mod-k1"]

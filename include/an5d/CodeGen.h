@@ -11,10 +11,12 @@
 #define AN5D_CODEGEN_H
 
 #include "an5d/Analysis.h"
+#include "an5d/KernelIR.h"
 #include "an5d/Plan.h"
 #include "an5d/Stencil.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +32,6 @@ struct SourceText {
   size_t BodyEnd = 0;
   unsigned EndLine = 0;      // line of '#pragma endscop'
   std::string Indent;        // leading white space of the '#pragma scop' line
-  /// Per loop (time loop first): true where the iterator is declared before
-  /// the loop ('for (i = ...'), so the host code must leave it as C would.
-  std::vector<bool> IterDeclaredOutside;
   /// The 'for' of the outermost spatial loop: the CPU reference of
   /// -DAN5D_VERIFY runs it in parallel with OpenMP when that is enabled.
   size_t SpaceLoop = 0;
@@ -66,11 +65,19 @@ public:
       --Level;
   }
   const std::string &str() const { return Out; }
+  /// From here on writes into a text of its own at level 0 (a kernel
+  /// body's code between typed operations); endCapture returns that text
+  /// and resumes the file where it was.
+  void beginCapture();
+  std::string endCapture();
+  /// The indentation level, relative to the capture's start.
+  unsigned level() const { return Level; }
 
 private:
   unsigned Width;
   unsigned Level = 0;
   std::string Out;
+  std::vector<std::pair<std::string, unsigned>> Saved;
 };
 
 /// The generated CUDA file. One plan: its kernels and host code. Several
@@ -79,6 +86,22 @@ private:
 /// remembers the fastest in a cache file and runs it.
 std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
                      const std::vector<Plan> &Plans, const SourceText &Src);
+
+/// The kernel bodies of a generated file, in file order, and what the
+/// verifier found in them (one line each; none for a correct file).
+struct GeneratedKernels {
+  std::vector<KernelBody> Bodies;
+  std::vector<std::string> Errors;
+  /// Test hook: removes the first operation of this kind from every body
+  /// before it is verified (to prove the verifier sees it missing).
+  std::optional<KernelOpKind> Drop;
+};
+
+/// emitCuda, with the kernel bodies kept in Kernels. The file is complete
+/// even when Kernels.Errors is not empty; the driver then writes nothing.
+std::string emitCuda(const Stencil &S, const StencilAnalysis &A,
+                     const std::vector<Plan> &Plans, const SourceText &Src,
+                     GeneratedKernels &Kernels);
 
 /// The update's floating literals that C uses as doubles and whose double
 /// value a SASS instruction cannot carry (its immediates hold a double's

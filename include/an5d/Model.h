@@ -16,6 +16,7 @@
 #include "an5d/Analysis.h"
 #include "an5d/Plan.h"
 #include "an5d/Stencil.h"
+#include "an5d/Target.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,23 +28,15 @@
 
 namespace an5d {
 
-/// What the model knows of a GPU. Bandwidths are measured where we could
+/// What the model knows of a GPU: its limits (the Target the plan checks)
+/// and its speeds. Bandwidths are measured where we could
 /// (shared/hardware.md, the paper's Table 4); the two calibrated figures
 /// were fitted to H200 sweeps (docs/model.md).
-struct DeviceSpec {
-  std::string Name;     // what --gpu takes: "H100"
-  std::string FullName; // "NVIDIA H100 80GB HBM3"
-  int64_t SMs = 0;
+struct DeviceSpec : Target {
   double ClockMHz = 0;
   double Fp32GFlops = 0, Fp64GFlops = 0; // FMA peaks
   double GlobalGBs = 0;                  // measured streaming copy
   double SharedGBs = 0;                  // SMs x bytes per clock x clock
-  int64_t RegistersPerSM = 65536;
-  int64_t MaxRegistersPerThread = 255;
-  int64_t ThreadsPerSM = 2048;
-  int64_t MaxBlocksPerSM = 32;
-  int64_t SharedPerSM = 228 * 1024;   // bytes usable by blocks
-  int64_t SharedPerBlock = 227 * 1024;
   /// Calibrated: issue slots per computed cell and level beyond the
   /// floating-point and shared-memory instructions (address arithmetic,
   /// boundary selects, the register ring, the barrier).
@@ -58,9 +51,9 @@ struct DeviceSpec {
   std::string Source; // where the figures come from
 };
 
-/// The devices --gpu knows, the default (H100) first.
+/// The devices --gpu knows: one per targetTable() entry, in its order.
 const std::vector<DeviceSpec> &deviceTable();
-/// The device named Name (case-insensitive, "NVIDIA " optional), or null.
+/// The device named Name (as findTarget), or null.
 const DeviceSpec *findDevice(llvm::StringRef Name);
 
 /// Floating-point operations of one cell update as nvcc emits them (no
@@ -136,10 +129,8 @@ struct Prediction {
 /// Registers per thread the generated kernel of P needs (section 6.3's
 /// bound refined against ptxas for an5dc's kernels, docs/model.md).
 int64_t estimateRegisters(const Plan &P);
-/// The register limit nvcc works under for P's __launch_bounds__.
-int64_t registerCap(const Plan &P, const DeviceSpec &D);
 
-/// Section 5's model of one plan.
+/// Section 5's model of one plan, planned for D (P.Gpu).
 Prediction predict(const Stencil &S, const StencilAnalysis &A, const Plan &P,
                    const ProblemSize &Size, const DeviceSpec &D);
 
@@ -152,8 +143,8 @@ struct SearchConstraints {
   std::optional<bool> HaloRows;
 };
 
-/// Every configuration of the search space that plans under Base and C,
-/// best predicted first; those predicted to spill come last. 2D: bT 1..16,
+/// Every configuration of the search space that plans under Base (whose
+/// Gpu is D) and C, best predicted first; those predicted to spill come last. 2D: bT 1..16,
 /// bS 128/256/512, hSN 128/256/512, 1 or 2 cells. 3D: bT 1..8, bS
 /// 16x16/32x8/32x16/32x32/64x16, hSN 32/64/128/256, 1, 2 or 4 cells, with
 /// and without halo rows. Deterministic.

@@ -12,10 +12,12 @@
 
 #include "an5d/Analysis.h"
 #include "an5d/Stencil.h"
+#include "an5d/Target.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,13 +43,16 @@ const char *kernelKindName(KernelKind K);
 struct PlanOptions {
   Scheme Run = Scheme::N5D;  // --scheme
   KernelKind Kernel = KernelKind::Auto; // --opt
-  /// __launch_bounds__ minimum blocks per SM (--min-blocks); 0: not given.
-  int64_t MinBlocks = 0;
+  /// The GPU planned and built for (--gpu): every limit the plan checks.
+  Target Gpu = defaultTarget();
+  /// __launch_bounds__ minimum blocks per SM (--min-blocks); 1 to
+  /// Gpu.MaxBlocksPerSM, nullopt: not given.
+  std::optional<int64_t> MinBlocks;
   /// Let nvcc vectorize shared-memory reads (--sm-vec).
   bool SmVec = false;
   /// Rows level 0 is read ahead of its use (--prefetch), 0 to
-  /// MaxPrefetch; -1: the default, 2.
-  int64_t Prefetch = -1;
+  /// MaxPrefetch; nullopt: the default, 2.
+  std::optional<int64_t> Prefetch;
   /// Read level 0 ahead with asynchronous copies into shared memory
   /// (--async-prefetch, the default) instead of into registers.
   bool AsyncPrefetch = true;
@@ -89,6 +94,8 @@ struct KernelPlan {
 
 struct Plan {
   Scheme Run = Scheme::N5D;
+  /// PlanOptions::Gpu: the limits the plan fits, the build line's -arch.
+  Target Gpu = defaultTarget();
   /// The kernel chosen (never Auto). Naive plans keep None.
   KernelKind Kernel = KernelKind::None;
   int64_t MinBlocks = 0;
@@ -218,11 +225,6 @@ struct Plan {
   void dumpShape(llvm::raw_ostream &OS) const;
 };
 
-/// Largest dynamic shared memory per block an5dc plans for (sm_90 opt-in).
-constexpr int64_t MaxSharedBytes = 227 * 1024;
-/// Above this the host code must opt in with cudaFuncSetAttribute.
-constexpr int64_t DefaultSharedBytes = 48 * 1024;
-
 /// Most rows level 0 may be read ahead.
 constexpr int64_t MaxPrefetch = 8;
 
@@ -232,8 +234,33 @@ constexpr int64_t MaxVectorBytes = 16;
 /// Most cells per thread (--cells).
 constexpr int64_t MaxCells = 8;
 
-/// Threads an SM of sm_90 holds; --min-blocks may not ask for more.
-constexpr int64_t MaxThreadsPerSM = 2048;
+/// A command-line option makePlan cannot take, whatever the stencil's
+/// reach: its value is outside the option's range, or does not fit the
+/// stencil's dimensions.
+struct OptionError {
+  enum class Kind {
+    OutOfRange, // a number outside its range (Message gives the range)
+    Count,      // -bS with more sizes than the stencil has blocked dimensions
+  };
+  Kind What = Kind::OutOfRange;
+  /// The option as the user writes it: "--prefetch", "-bS".
+  std::string Option;
+  /// The sentence the driver prints after "an5dc: error: ".
+  std::string Message;
+};
+
+/// The first option of Opts that makePlan rejects for a stencil of Dims
+/// dimensions of Elem before looking at its reach, or nullopt. The naive
+/// scheme reads only --min-blocks. makePlan calls it first; the driver
+/// calls it once before planning, so that an option error is reported as
+/// one even where the model's search would only find nothing to rank.
+std::optional<OptionError> checkOptions(const PlanOptions &Opts, unsigned Dims,
+                                        ElemType Elem);
+
+/// The block sizes of an N.5D plan of Opts, array order (as Plan::BS): -bS,
+/// one size for both dimensions in 3D, or the default (128; 32x32).
+/// checkOptions has accepted their count.
+std::vector<int64_t> planBlockSizes(const PlanOptions &Opts, unsigned Dims);
 
 /// Block sizes (array order, as Plan::BS) as the user writes them:
 /// innermost dimension first, joined by Sep ("256", "32,16" or "32x16").
@@ -264,16 +291,17 @@ std::string vectorRefusal(const Stencil &S, const StencilAnalysis &A,
 /// assoc for other associative ones, else the general kernel.
 KernelKind autoKernel(const StencilAnalysis &A);
 
-/// Registers per thread ptxas may use in a kernel of P: those of an SM
-/// shared by the __launch_bounds__ blocks (P.Threads, P.MinBlocks or 1),
-/// at most 255.
+/// Registers per thread ptxas may use in a kernel of P: those of an SM of
+/// P.Gpu shared by the __launch_bounds__ blocks (P.Threads, P.MinBlocks or
+/// 1), in whole allocation units, at most P.Gpu.MaxRegistersPerThread.
 int64_t registerBudget(const Plan &P);
 
 /// The plan whose ptxas level one file of Plans (autotuned candidates
 /// share one build) asks for: the first with the lowest level.
 const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
 
-/// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_90", with
+/// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_XX" (their
+/// Gpu's), with
 /// " -Xptxas -O<n>" where buildLevelPlan asks for a level other than 3.
 std::string nvccFlags(const std::vector<Plan> &Plans);
 

@@ -53,6 +53,10 @@ struct Loop {
   AffineExpr Lower;
   AffineExpr Upper;
   clang::SourceRange Range;
+  /// The iterator is declared before the loop and assigned in its header
+  /// ('int i; ... for (i = 0; ...)'), not in it ('for (int i = 0; ...)'):
+  /// the program may read it after the nest, and it is shared in OpenMP.
+  bool IterDeclaredOutside = false;
 };
 
 /// How the program declares the stencil array; decides what the host code

@@ -27,3 +27,17 @@ CodeWriter &CodeWriter::close(const std::string &Tail) {
   dedent();
   return line("}" + Tail);
 }
+
+void CodeWriter::beginCapture() {
+  Saved.emplace_back(std::move(Out), Level);
+  Out.clear();
+  Level = 0;
+}
+
+std::string CodeWriter::endCapture() {
+  std::string Text = std::move(Out);
+  Out = std::move(Saved.back().first);
+  Level = Saved.back().second;
+  Saved.pop_back();
+  return Text;
+}

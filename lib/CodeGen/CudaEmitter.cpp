@@ -28,68 +28,18 @@ std::string Emitter::sanitize(const std::string &Name) {
   return R;
 }
 
-/// A name ending in _c<digits>: the variables of a thread's second and
-/// later cells (j_c1, reg_0_2_c3).
-static bool cellVariable(const std::string &Name) {
-  size_t U = Name.rfind("_c");
-  if (U == std::string::npos || U + 2 == Name.size())
-    return false;
-  for (size_t I = U + 2; I < Name.size(); ++I)
-    if (!std::isdigit(static_cast<unsigned char>(Name[I])))
-      return false;
-  return true;
-}
-
-/// Names the generated kernels and host functions declare themselves.
-bool Emitter::reserved(const std::string &Name) {
-  static const std::set<std::string> Own = {
-      "grid",      "in",          "out",        "in_plane",   "bnd_plane",
-      "plane",     "plane_index", "smem",       "sm",         "sm_buffer0",
-      "sm_buffer1", "col",        "cell",       "value",      "row_first",
-      "row_last",  "stream_last", "cell_interior", "cell_stores", "degree",
-      "block",     "blocks",      "rows",       "host",       "bytes",
-      "steps",     "step",        "rest",       "full",       "part",
-      "launches",  "split",       "tail",       "tail_count", "launch",
-      "t_first",   "t_last",      "copy",       "data",       "cells",
-      "reference", "result",      "tolerance",  "max_abs",    "max_rel",
-      "ref",       "got",         "err",        "rel",        "NULL"};
-  return Own.count(Name) || Name.rfind("an5d", 0) == 0 ||
-         Name.rfind("AN5D", 0) == 0 || Name.rfind("reg_", 0) == 0 ||
-         Name.rfind("own_", 0) == 0 || Name.rfind("ext_", 0) == 0 ||
-         Name.rfind("tile_", 0) == 0 || Name.rfind("cols_", 0) == 0 ||
-         Name.rfind("it_", 0) == 0 || Name.rfind("acc_", 0) == 0 ||
-         Name.rfind("nb_", 0) == 0 || Name.rfind("ahead_", 0) == 0 ||
-         Name == "incoming" || Name == "own" || Name == "row_stride" ||
-         Name == "row_span" || Name == "store_span" || Name == "in_next" ||
-         Name == "out_next" || cellVariable(Name) ||
-         Name == "columns_interior" || Name == "rows_interior" || Name == "initial" || Name == "runs" ||
-         Name == "run" || Name == "repeats" || Name == "total_ms" ||
-         Name == "timing" || Name == "ms";
-}
-
-/// Kernel parameters keep the user's scalar names unless one collides with
-/// a name of the generated code.
-void Emitter::nameScalars() {
-  std::set<std::string> Taken;
-  for (unsigned D = 0; D < N; ++D)
-    for (const std::string &X :
-         {It[D], Ext[D], First[D], Last[D], "tile_" + It[D],
-          It[D] + "_interior", It[D] + "_in_array", "cols_" + It[D]})
-      Taken.insert(X);
-  for (const ScalarVar &V : S.Scalars) {
-    std::string Name = V.Name;
-    bool Clash = Taken.count(Name) || reserved(Name);
-    if (Clash)
-      Name = "scalar_" + Name;
-    ScalarName[V.Name] = Name;
-  }
-}
-
 std::string Emitter::scalarParams() const {
   std::string R;
   for (const ScalarVar &V : S.Scalars)
     R += std::string(", ") + scalarTypeName(V.Type) + " " +
          ScalarName.at(V.Name);
+  return R;
+}
+
+std::vector<std::string> Emitter::scalarArgList() const {
+  std::vector<std::string> R;
+  for (const ScalarVar &V : S.Scalars)
+    R.push_back(ScalarName.at(V.Name));
   return R;
 }
 
@@ -231,6 +181,13 @@ void Emitter::headerFooter() {
   const Plan &Build = buildLevelPlan(Plans);
   if (!Build.PtxasReason.empty())
     W.line("//   -Xptxas -O" + str(Build.PtxasOpt) + ": " + Build.PtxasReason);
+  if (!Names.Renamed.empty()) {
+    std::string List;
+    for (const auto &R : Names.Renamed)
+      List += (List.empty() ? "" : ", ") + R.first + " is " + R.second;
+    W.line("// Renamed in the generated code, whose own identifiers use these "
+           "names: " + List);
+  }
   W.line("");
 }
 
@@ -240,9 +197,9 @@ void Emitter::headerFooter() {
 std::string Emitter::referenceNest() const {
   const std::string &T = Src.Text;
   std::string Private;
-  for (size_t I = 2; I < Src.IterDeclaredOutside.size(); ++I)
-    if (Src.IterDeclaredOutside[I])
-      Private += (Private.empty() ? "" : ", ") + S.Space[I - 1].Iter;
+  for (size_t D = 1; D < S.Space.size(); ++D)
+    if (S.Space[D].IterDeclaredOutside)
+      Private += (Private.empty() ? "" : ", ") + S.Space[D].Iter;
   std::string Pragma = "\n#ifdef _OPENMP\n#pragma omp parallel for" +
                        (Private.empty() ? "" : " private(" + Private + ")") +
                        "\n#endif\n";
@@ -301,27 +258,38 @@ void Emitter::preludeCommon() {
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
-  // The user's -D macros must not rename the runtime's own identifiers
-  // (a macro `w` met its parameter `w`): they are set aside around it.
+  // The user's -D macros must not rename the generated code's identifiers
+  // (a macro `w` met the runtime's parameter `w`, `steps` a kernel's): they
+  // are set aside from here to the user's program (run()). The includes
+  // above still see them, as the user's compiler would (_GNU_SOURCE).
+  std::vector<std::string> Macros = userMacros();
+  if (!Macros.empty()) {
+    W.line("// The macros above are set aside until the user's program.");
+    for (const std::string &M : Macros)
+      W.raw("#pragma push_macro(\"" + M + "\")\n#undef " + M);
+  }
+  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h) ----");
+  std::string Runtime = RuntimeHeaderText;
+  if (!Runtime.empty() && Runtime.back() == '\n')
+    Runtime.pop_back();
+  if (!OwnCodeOnly)
+    W.raw(Runtime);
+  W.raw("// ---- end of the an5d host runtime ----");
+  W.line("");
+}
+
+/// The names of the -D macros, in order, once each; an5dc's own AN5D_
+/// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
+std::vector<std::string> Emitter::userMacros() const {
   std::vector<std::string> Macros;
   for (const std::string &L : Src.MacroLines) {
     std::string Rest = L.substr(L.find(' ') + 1);
     std::string Name = Rest.substr(0, Rest.find_first_of(" ("));
-    if (L.rfind("#define ", 0) == 0 &&
+    if (L.rfind("#define ", 0) == 0 && Name.rfind("AN5D_", 0) != 0 &&
         std::find(Macros.begin(), Macros.end(), Name) == Macros.end())
       Macros.push_back(Name);
   }
-  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h) ----");
-  for (const std::string &M : Macros)
-    W.raw("#pragma push_macro(\"" + M + "\")\n#undef " + M);
-  std::string Runtime = RuntimeHeaderText;
-  if (!Runtime.empty() && Runtime.back() == '\n')
-    Runtime.pop_back();
-  W.raw(Runtime);
-  for (const std::string &M : Macros)
-    W.raw("#pragma pop_macro(\"" + M + "\")");
-  W.raw("// ---- end of the an5d host runtime ----");
-  W.line("");
+  return Macros;
 }
 
 void Emitter::parameters() {
@@ -696,9 +664,10 @@ void Emitter::stepsFunction() {
 }
 
 void Emitter::sharedMemoryOptIn() {
-  if (P.SharedBytes <= DefaultSharedBytes)
+  if (P.SharedBytes <= P.Gpu.DefaultSharedPerBlock)
     return;
-  W.line("// More than 48 KiB of dynamic shared memory needs an opt-in.");
+  W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
+         " KiB of dynamic shared memory needs an opt-in.");
   for (const std::string &Kernel : kernelNames())
     W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
@@ -839,7 +808,7 @@ void Emitter::userProgram() {
     const Loop &L = *Loops[I];
     std::string Lo = L.Lower.str(wide), Hi = L.Upper.str(wide);
     std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
-    if (I < Src.IterDeclaredOutside.size() && Src.IterDeclaredOutside[I]) {
+    if (L.IterDeclaredOutside) {
       std::string Set = L.Iter + " = " + Runs + " ? (" + Hi + ") + 1 : (" +
                         Lo + ");";
       line("  " + (Cond.empty() ? Set : "if (" + Cond + ") " + Set));
@@ -1004,10 +973,19 @@ std::string Emitter::run() {
     smWrapper();
     coefficientTable(); // one table for every candidate
     for (size_t I = 0; I < Plans.size(); ++I)
-      Emitter(S, A, Plans, I, Src, &W).candidateSection(I);
+      Emitter(S, A, Plans, I, Src, Kernels, Names, &W).candidateSection(I);
     tuner();
   }
   runFunction();
+  if (OwnCodeOnly)
+    return W.str();
+  std::vector<std::string> Macros = userMacros();
+  if (!Macros.empty()) {
+    W.line("// The user's macros again, for the user's program.");
+    for (const std::string &M : Macros)
+      W.raw("#pragma pop_macro(\"" + M + "\")");
+    W.line("");
+  }
   userProgram();
   return W.str();
 }
@@ -1015,6 +993,78 @@ std::string Emitter::run() {
 std::string an5d::emitCuda(const Stencil &S, const StencilAnalysis &A,
                            const std::vector<Plan> &Plans,
                            const SourceText &Src) {
+  GeneratedKernels Kernels;
+  return emitCuda(S, A, Plans, Src, Kernels);
+}
+
+std::string an5d::emitCuda(const Stencil &S, const StencilAnalysis &A,
+                           const std::vector<Plan> &Plans,
+                           const SourceText &Src, GeneratedKernels &Kernels) {
   assert(!Plans.empty() && "emitCuda needs a plan");
-  return Emitter(S, A, Plans, 0, Src).run();
+  UserNames Names = chooseUserNames(S, A, Plans, Src);
+  return Emitter(S, A, Plans, 0, Src, Kernels, Names).run();
+}
+
+// --- Kernel bodies -------------------------------------------------------------
+
+void Emitter::beginKernel(const std::string &Name) {
+  assert(!Body && "kernel bodies do not nest");
+  Body = std::make_unique<KernelBody>();
+  Body->Name = Name;
+  Body->Elem = Elem;
+  Body->Counter = It[0];
+  W.beginCapture();
+}
+
+bool Emitter::flushCode() {
+  assert(Body && "an operation outside a kernel body");
+  assert(W.level() == 0 && "code between operations must close its braces");
+  std::string Text = W.endCapture();
+  W.beginCapture();
+  if (Text.empty())
+    return false;
+  KernelOp Code;
+  Code.Src = std::move(Text);
+  Body->Ops.push_back(std::move(Code));
+  return true;
+}
+
+void Emitter::codeReads(std::vector<Operand> Reads) {
+  bool Flushed = flushCode();
+  (void)Flushed;
+  assert(Flushed && "codeReads follows the code that reads");
+  Body->Ops.back().Reads = std::move(Reads);
+}
+
+KernelOp &Emitter::op(KernelOpKind Kind) {
+  flushCode();
+  Body->Ops.emplace_back();
+  Body->Ops.back().Kind = Kind;
+  return Body->Ops.back();
+}
+
+void Emitter::codeOp(const std::string &Line, std::vector<Operand> Writes) {
+  KernelOp &C = op(KernelOpKind::Code);
+  C.Src = Line + "\n";
+  C.Writes = std::move(Writes);
+}
+
+void Emitter::endKernel() {
+  // Flush the last code into the body, then drop the empty capture.
+  op(KernelOpKind::Code);
+  W.endCapture();
+  Body->Ops.pop_back();
+  if (Kernels.Drop) {
+    for (auto It = Body->Ops.begin(); It != Body->Ops.end(); ++It)
+      if (It->Kind == *Kernels.Drop) {
+        Body->Ops.erase(It);
+        break;
+      }
+  }
+  std::string Error = verifyKernel(*Body);
+  if (!Error.empty())
+    Kernels.Errors.push_back(Error);
+  printKernel(*Body, W);
+  Kernels.Bodies.push_back(std::move(*Body));
+  Body.reset();
 }

@@ -9,8 +9,11 @@
 #define AN5D_LIB_CODEGEN_EMITTER_H
 
 #include "an5d/CodeGen.h"
+#include "an5d/KernelIR.h"
 
+#include <cassert>
 #include <map>
+#include <memory>
 #include <string>
 #include <set>
 #include <vector>
@@ -39,28 +42,55 @@ inline std::string offsetName(int64_t O) {
 
 inline int64_t mod(int64_t A, int64_t M) { return ((A % M) + M) % M; }
 
+/// The names the generated code gives the user's identifiers: the spatial
+/// iterators (outermost first) and the scalars (by their name in the
+/// source). chooseUserNames picks them; every Emitter of a file reads them.
+struct UserNames {
+  std::vector<std::string> Iter;
+  std::map<std::string, std::string> Scalar;
+  /// The names that differ from the source's, as (source, generated).
+  std::vector<std::pair<std::string, std::string>> Renamed;
+};
+
+/// The user's names, each kept unless it, or a name the generated code
+/// builds from it, equals an identifier the generated code (of these
+/// plans) declares or uses, or another user name's; then prefixed (it_,
+/// scalar_) until none does. UserNames.cpp says how.
+UserNames chooseUserNames(const Stencil &S, const StencilAnalysis &A,
+                          const std::vector<Plan> &Plans,
+                          const SourceText &Src);
+
 class Emitter {
 public:
   /// Writes Plans[Index]'s code; into Shared when given (a candidate of an
   /// autotuned file), else into a writer of its own.
+  /// Kernels collects every kernel body (verified) and the verifier's
+  /// findings.
+  /// Names gives the user's identifiers their names in the output.
   Emitter(const Stencil &S, const StencilAnalysis &A,
           const std::vector<Plan> &Plans, size_t Index, const SourceText &Src,
+          GeneratedKernels &Kernels, const UserNames &Names,
           CodeWriter *Shared = nullptr)
-      : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src),
+      : S(S), A(A), Plans(Plans), P(Plans[Index]), Src(Src), Names(Names),
         N(S.numSpaceDims()), Elem(elemTypeName(S.Elem)),
-        Coefs(collectCoefficients(S)), W(Shared ? *Shared : Own) {
-    for (const Loop &L : S.Space)
-      It.push_back(reserved(L.Iter) ? "it_" + L.Iter : L.Iter);
+        Coefs(collectCoefficients(S)), W(Shared ? *Shared : Own),
+        Kernels(Kernels) {
+    assert(Names.Iter.size() == N && "a name per spatial iterator");
+    It = Names.Iter;
+    ScalarName = Names.Scalar;
     for (unsigned D = 0; D < N; ++D) {
       Ext.push_back("ext_" + It[D]);
       First.push_back(It[D] + "_first");
       Last.push_back(It[D] + "_last");
     }
     Fn = sanitize(S.Function);
-    nameScalars();
   }
 
   std::string run();
+  /// The identifiers of the code the emitter generates itself (run() without
+  /// the host runtime's text, which only defines an5d_ names, and without the
+  /// user's program), as UserNames.cpp reads them.
+  std::set<std::string> generatedCode();
 
 private:
   // Pieces of the file, in order.
@@ -151,6 +181,12 @@ private:
   void vecStores(const KernelPlan &K);
   /// The call of an5d_copy_row that copies row Row into plane Dst.
   std::string vecCopyCall(const std::string &Dst, const std::string &Row) const;
+  /// Level 0's shared plane of row Row (relative to the streaming
+  /// counter; the planes turn with plane_in).
+  Operand inputPlane(int64_t Row) const;
+  /// Level Level's shared plane at slot level_in + Part (turning with
+  /// the counter), holding row Row.
+  Operand levelRingPlane(int64_t Level, int64_t Part, int64_t Row) const;
   void vecLaunchFunction(const KernelPlan &K);
   /// an5d_steps for vector cells: degree-bT launches, then single steps.
   void vecStepsFunction();
@@ -226,12 +262,13 @@ private:
   std::string cellNeighbourArg(const std::vector<int64_t> &O,
                                const std::string &Buf, int64_t Level,
                                int64_t Phase);
-  /// Starts the asynchronous copies of level 0 of row Row (RowsBack rows
-  /// before in_next's; unrolled phase Phase, which picks the slots) into
-  /// the read-ahead slots of every cell and halo cell, or stores the
-  /// boundary value there, and commits them as one group.
-  void aheadCopy(const KernelPlan &K, const std::string &Row,
-                 int64_t RowsBack, int64_t Phase);
+  /// Starts the asynchronous copies of level 0 of row RowOff (relative to
+  /// the streaming counter; RowsBack rows before in_next's; unrolled phase
+  /// Phase, which picks the slots) into the read-ahead slots of every cell
+  /// and halo cell, or stores the boundary value there, and commits them
+  /// as one group.
+  void aheadCopy(const KernelPlan &K, int64_t RowOff, int64_t RowsBack,
+                 int64_t Phase);
   /// HaloRows, before the __syncthreads of level 1 in unrolled phase Phase:
   /// the halo threads store their copy of the row level 1 shares into
   /// buffer Buf.
@@ -285,13 +322,18 @@ private:
   }
   /// The name of Cell's result at the level being written.
   std::string valueName() const { return "value" + cellSuffix(); }
-  /// After every cell's value of a level (Values[c]: cell c's, a name or
-  /// an expression): the stores of the last level (after all computations,
-  /// so that no global store separates two cells' shared-memory reads) or
-  /// the next level's inputs.
+  /// A cell's result at the level being written: its name or expression,
+  /// and what that reads.
+  struct CellValue {
+    std::string Text;
+    std::vector<Operand> Reads;
+  };
+  /// After every cell's value of a level (Values[c]: cell c's): the stores
+  /// of the last level (after all computations, so that no global store
+  /// separates two cells' shared-memory reads) or the next level's inputs.
   void finishCells(int64_t D, int64_t Level, int64_t Phase,
                    const std::string &Row,
-                   const std::vector<std::string> &Values);
+                   const std::vector<CellValue> &Values);
   /// an5d_boundary(...) for this thread's cell of row Row in plane
   /// PlaneIndex: the value a cell outside the interior keeps.
   std::string boundaryValue(const std::string &PlaneIndex,
@@ -327,12 +369,12 @@ private:
                   : "(int)(threadIdx.y * AN5D_BLOCK_X + threadIdx.x)";
   }
   /// The value each level's result falls back to outside the interior (in
-  /// unrolled phase Phase): the cell's own value of level - 2
-  /// (Plan::boundaryFromRegisters), in the edge-tile kernel the value read
-  /// ahead (bnd_L_0), else a load of the boundary value.
-  std::string levelValue(int64_t Level, int64_t Phase,
-                         const std::string &Row,
-                         const std::string &Value) const;
+  /// unrolled phase Phase), as Sel's Test and Alt: the cell's own value of
+  /// level - 2 (Plan::boundaryFromRegisters), in the edge-tile kernel the
+  /// value read ahead (bnd_L_0), else a load of the boundary value. None
+  /// in the interior tiles' loop without tests.
+  void levelKept(int64_t Level, int64_t Phase, const std::string &Row,
+                 KernelOp &Sel) const;
   /// Register name of the cell at in-plane offset O of the incoming row.
   std::string neighbourName(const std::vector<int64_t> &O) const;
   std::string accName(int64_t Level, int64_t Slot) const {
@@ -350,6 +392,49 @@ private:
     return mod(Phase - P.Hi[0] + O, P.Ring);
   }
 
+  // Kernel bodies (KernelIR.h).
+  /// Starts kernel Name's body, inside its braces: until endKernel, what
+  /// W writes becomes Code operations between the typed ones.
+  void beginKernel(const std::string &Name);
+  /// Verifies the body, prints it and keeps it in Kernels.
+  void endKernel();
+  /// Appends an operation of Kind after the code written since the last.
+  KernelOp &op(KernelOpKind Kind);
+  /// Moves the code written since the last operation into a Code
+  /// operation; false if there was none.
+  bool flushCode();
+  /// The code written since the last operation reads Reads.
+  void codeReads(std::vector<Operand> Reads);
+  /// A Code operation of one line that writes Writes (a declaration that
+  /// loads values the verifier follows).
+  void codeOp(const std::string &Line, std::vector<Operand> Writes);
+  /// Ends the body's structure opened by op(Loop/If/Else/Scope).
+  void end() { op(KernelOpKind::End); }
+  /// Level Level of row Row (relative to the streaming counter) in
+  /// register Name.
+  static Operand regValue(const std::string &Name, int64_t Level,
+                          int64_t Row, int64_t Terms = 0) {
+    return {Place::Register, Name, 0, {Level, Row, Terms, false}};
+  }
+  /// Cell's asynchronous slot Slot (aheadSlot) holding level 0 of Row.
+  Operand slotValue(int64_t Slot, int64_t Row) const {
+    return {Place::AsyncSlot, aheadSlot(Slot), 0, {0, Row, 0, false}};
+  }
+  /// The boundary value level Level's cell keeps in row Row.
+  static Operand boundaryValueOf(const std::string &Name, int64_t Level,
+                                 int64_t Row) {
+    return {Place::Register, Name, 0, {Level, Row, 0, true}};
+  }
+  static Operand bufferValue(const std::string &Buf, int64_t Part,
+                             int64_t Level, int64_t Row) {
+    return {Place::SharedBuffer, Buf, Part, {Level, Row, 0, false}};
+  }
+  /// The operand cellNeighbourArg passes.
+  Operand cellNeighbourOperand(const std::vector<int64_t> &O,
+                               const std::string &Buf, int64_t Level,
+                               int64_t Phase);
+  std::vector<std::string> scalarArgList() const;
+
   // Parameter lists.
   /// Parameters and arguments of an5d_steps after grid, t_first, steps.
   std::string stepsParams() const;
@@ -365,15 +450,19 @@ private:
   std::string globalIndex(const std::string &Row) const;
   std::string interiorTest(const std::string &Row) const;
 
-  void nameScalars();
   static std::string sanitize(const std::string &Name);
-  static bool reserved(const std::string &Name);
+  /// The user's -D macros, set aside around the generated code (#pragma
+  /// push_macro) so that they rename none of its identifiers.
+  std::vector<std::string> userMacros() const;
 
   const Stencil &S;
   const StencilAnalysis &A;
   const std::vector<Plan> &Plans;
   const Plan &P;
   const SourceText &Src;
+  const UserNames &Names;
+  /// generatedCode() is writing: no host runtime text, no user program.
+  bool OwnCodeOnly = false;
   unsigned N;
   std::string Elem;
   std::vector<std::string> It, Ext, First, Last;
@@ -385,6 +474,9 @@ private:
   CodeWriter Own;
   CodeWriter &W;
   std::vector<std::string> ParamMacros;
+  GeneratedKernels &Kernels;
+  /// The kernel body being written (beginKernel .. endKernel), or null.
+  std::unique_ptr<KernelBody> Body;
   /// Which boundary tests the kernel code being written makes: the
   /// interior-tile kernel none, or rows only in the blocks at the ends of
   /// the stream; the edge-tile kernel every cell.

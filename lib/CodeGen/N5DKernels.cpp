@@ -104,6 +104,24 @@ std::string Emitter::cellNeighbourArg(const std::vector<int64_t> &O,
   return Value;
 }
 
+Operand Emitter::cellNeighbourOperand(const std::vector<int64_t> &O,
+                                      const std::string &Buf, int64_t Level,
+                                      int64_t Phase) {
+  bool Assoc = P.Kernel == KernelKind::Assoc;
+  // The row the neighbour lies in: the associative kernel's incoming row,
+  // else offset O[0] from the row level Level computes.
+  int64_t Row = Assoc ? -(Level - 1) * P.Hi[0] : O[0] - Level * P.Hi[0];
+  int64_t Target = Cell + O[1];
+  if (Target < 0 || Target >= P.Cells)
+    return bufferValue(Buf, Assoc ? 0 : P.sharedRowOf(O[0]), Level - 1, Row);
+  int64_t Own = Cell;
+  Cell = Target;
+  Operand R = regValue(Assoc ? incoming() : reg(Level - 1, slotOf(Phase, O[0])),
+                       Level - 1, Row);
+  Cell = Own;
+  return R;
+}
+
 void Emitter::generalUpdateFunction() {
   std::vector<std::vector<int64_t>> InThread = cellNeighbourReads();
   std::vector<std::string> Reads;
@@ -478,7 +496,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
              std::string(P.Cells > 1 ? " * AN5D_CELLS" : "") + " + " +
              threadIndex() + "; // halo threads only");
     for (int64_t F = 0; F < P.Prefetch; ++F)
-      aheadCopy(K, plus(It[0], F), P.Prefetch - F, F);
+      aheadCopy(K, F, P.Prefetch - F, F);
   } else if (P.Prefetch > 0) {
     W.line("// Level 0 is read " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead (ahead_0 is row " + It[0] +
@@ -486,12 +504,15 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     W.line("// overlaps the levels of the rows before.");
     eachCell([&] {
       std::string Decl = Elem;
-      for (int64_t F = 0; F < P.Prefetch; ++F)
-        Decl += std::string(F ? "," : "") + " ahead_" + str(F) +
-                cellSuffix() + " = " +
+      std::vector<Operand> Loaded;
+      for (int64_t F = 0; F < P.Prefetch; ++F) {
+        std::string Name = "ahead_" + str(F) + cellSuffix();
+        Decl += std::string(F ? "," : "") + " " + Name + " = " +
                 levelZeroLoad(plus(It[0], F),
                               inCell(P.Prefetch - F, /*Address=*/false));
-      W.line(Decl + ";");
+        Loaded.push_back(regValue(Name, 0, F));
+      }
+      codeOp(Decl + ";", std::move(Loaded));
     });
   }
 }
@@ -579,21 +600,33 @@ void Emitter::boundaryAheadSetup(const KernelPlan &K) {
       if (!boundaryAhead(L))
         continue;
       std::string Decl = Elem;
-      for (int64_t F = 0; F < P.Prefetch; ++F)
+      std::vector<Operand> Loaded;
+      for (int64_t F = 0; F < P.Prefetch; ++F) {
         Decl += std::string(F ? "," : "") + " " + bndName(L, F) + " = " +
                 boundaryAheadLoad(L, plus(It[0], F - L * P.Hi[0]));
-      W.line(Decl + ";");
+        Loaded.push_back(boundaryValueOf(bndName(L, F), L, F - L * P.Hi[0]));
+      }
+      codeOp(Decl + ";", std::move(Loaded));
     }
   });
 }
 
 void Emitter::boundaryAheadShift(int64_t Level) {
-  for (int64_t F = 0; F + 1 < P.Prefetch; ++F)
-    W.line(bndName(Level, F) + " = " + bndName(Level, F + 1) + ";");
-  W.line(bndName(Level, P.Prefetch - 1) + " = " +
-         boundaryAheadLoad(Level,
-                           plus(It[0], P.Prefetch - Level * P.Hi[0])) +
-         ";");
+  int64_t Row = -Level * P.Hi[0];
+  for (int64_t F = 0; F + 1 < P.Prefetch; ++F) {
+    KernelOp &M = op(KernelOpKind::Move);
+    M.Dst = bndName(Level, F);
+    M.Src = bndName(Level, F + 1);
+    M.Reads = {boundaryValueOf(M.Src, Level, Row + F + 1)};
+    M.Writes = {boundaryValueOf(M.Dst, Level, Row + F + 1)};
+  }
+  std::string Ahead = plus(It[0], P.Prefetch - Level * P.Hi[0]);
+  KernelOp &L = op(KernelOpKind::Load);
+  L.Dst = bndName(Level, P.Prefetch - 1);
+  L.Test = interiorTest(Ahead);
+  L.Src = zero();
+  L.Alt = boundaryValue(levelPlane(Level), Ahead);
+  L.Writes = {boundaryValueOf(L.Dst, Level, Row + P.Prefetch)};
 }
 
 std::string Emitter::inCell(int64_t RowsBack, bool Address) const {
@@ -627,76 +660,68 @@ std::string Emitter::colOf() const {
          (N == 2 ? "AN5D_BLOCK_X" : "AN5D_SM_WIDTH");
 }
 
-void Emitter::aheadCopy(const KernelPlan &K, const std::string &Row,
-                        int64_t RowsBack, int64_t Phase) {
+void Emitter::aheadCopy(const KernelPlan &K, int64_t RowOff, int64_t RowsBack,
+                        int64_t Phase) {
+  std::string Row = plus(It[0], RowOff);
   auto copy = [&](int64_t CellSlot) {
-    std::string Copy = "__pipeline_memcpy_async(&" + aheadSlot(CellSlot) +
-                       ", " + inCell(RowsBack, /*Address=*/true) +
-                       ", sizeof(" + Elem + "));";
-    if (Checks == Tests::None) {
-      W.line(Copy);
+    KernelOp &C = op(KernelOpKind::CopyAsync);
+    C.Dst = aheadSlot(CellSlot);
+    C.Src = inCell(RowsBack, /*Address=*/true);
+    C.Writes = {slotValue(CellSlot, RowOff)};
+    if (Checks == Tests::None)
       return;
-    }
-    if (EdgeTiles) {
-      // Boundary values are copied asynchronously too: their load latency
-      // overlaps like the interior's.
-      W.open("");
-      W.line("size_t zeros = 0;");
-      W.line("const " + Elem + " *source = " + interiorTest(Row) + " ? " +
-             inCell(RowsBack, /*Address=*/true) + " : " +
-             boundaryCall("an5d_boundary_source", "bnd_plane", Row,
-                          ", &zeros") + ";");
-      W.line("__pipeline_memcpy_async(&" + aheadSlot(CellSlot) +
-             ", source, sizeof(" + Elem + "), zeros);");
-      W.close();
-      return;
-    }
-    W.line("if (" + interiorTest(Row) + ")");
-    W.indent();
-    W.line(Copy);
-    W.dedent();
-    W.line("else");
-    W.indent();
-    W.line(aheadSlot(CellSlot) + " = " + boundaryValue("bnd_plane", Row) +
-           ";");
-    W.dedent();
+    C.Test = interiorTest(Row);
+    // The edge tiles copy boundary values asynchronously too (zero-fill
+    // of the address an5d_boundary_source gives), so their latency
+    // overlaps like the interior's.
+    C.ZeroFill = EdgeTiles;
+    C.Alt = EdgeTiles ? boundaryCall("an5d_boundary_source", "bnd_plane", Row,
+                                     ", &zeros")
+                      : boundaryValue("bnd_plane", Row);
   };
   eachCell([&] { copy(mod(Phase, K.AheadSlots)); });
   if (P.HaloRows) {
-    W.open("if (halo_thread)");
+    op(KernelOpKind::If).Test = "halo_thread";
     inHalo([&] { copy(mod(Phase, K.HaloSlots)); });
-    W.close();
+    end();
   }
-  W.line("__pipeline_commit();");
+  op(KernelOpKind::Commit);
 }
 
 void Emitter::haloStore(const KernelPlan &K, const std::string &Buf,
                         int64_t Phase) {
   assert(P.HaloRows);
+  // Level 1 shares level 0 of the row levelOneLag() rows back, which the
+  // halo threads copied into this slot.
   int64_t Slot = mod(Phase - P.levelOneLag(), K.HaloSlots);
+  int64_t Row = -P.levelOneLag();
   inHalo([&] {
-    W.line("if (halo_thread)");
-    W.indent();
-    W.line(Buf + "[" + colOf() + "] = " + aheadSlot(Slot) + ";");
-    W.dedent();
+    KernelOp &St = op(KernelOpKind::SharedStore);
+    St.Test = "halo_thread";
+    St.Dst = Buf + "[" + colOf() + "]";
+    St.Src = aheadSlot(Slot);
+    St.Reads = {slotValue(Slot, Row)};
+    St.Writes = {bufferValue(Buf, 0, 0, Row)};
   });
 }
 
-std::string Emitter::levelValue(int64_t Level, int64_t Phase,
-                                const std::string &Row,
-                                const std::string &Value) const {
+void Emitter::levelKept(int64_t Level, int64_t Phase, const std::string &Row,
+                        KernelOp &Sel) const {
   if (Checks == Tests::None)
-    return Value;
+    return;
   // Row Row is offset -hi_0 from the row level L - 1 computes in this
   // phase, so it sits where level L - 1 read it.
-  std::string Kept;
-  if (Level >= 2 && P.boundaryFromRegisters())
-    Kept = reg(Level - 2, slotOf(Phase, -P.Hi[0]));
-  else if (boundaryAhead(Level))
-    Kept = bndName(Level, 0);
-  else
-    Kept = boundaryValue(levelPlane(Level), Row);
-  return interiorTest(Row) + " ? " + Value + " : " + Kept;
+  int64_t RowOff = -Level * P.Hi[0];
+  Sel.Test = interiorTest(Row);
+  if (Level >= 2 && P.boundaryFromRegisters()) {
+    Sel.Alt = reg(Level - 2, slotOf(Phase, -P.Hi[0]));
+    Sel.Reads.push_back(regValue(Sel.Alt, Level - 2, RowOff));
+  } else if (boundaryAhead(Level)) {
+    Sel.Alt = bndName(Level, 0);
+    Sel.Reads.push_back(boundaryValueOf(Sel.Alt, Level, RowOff));
+  } else {
+    Sel.Alt = boundaryValue(levelPlane(Level), Row);
+  }
 }
 
 /// Shared buffer a level of an unrolled phase uses: buffers alternate per
@@ -710,65 +735,89 @@ static std::string bufferName(const KernelPlan &K, int64_t Phase,
 
 void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   int64_t D = K.Degree;
-  std::string Row = plus(It[0], -Level * P.Hi[0]);
-  W.line("// level " + str(Level) + " of row " + Row);
-  W.open("");
+  int64_t RowOff = -Level * P.Hi[0];
+  std::string Row = plus(It[0], RowOff);
+  op(KernelOpKind::Comment).Note = "level " + str(Level) + " of row " + Row;
+  op(KernelOpKind::Scope);
   std::string Buf = bufferName(K, Phase, Level);
+  std::vector<Operand> Shared;
+  for (size_t R = 0; R < P.SharedRows.size(); ++R)
+    Shared.push_back(
+        bufferValue(Buf, R, Level - 1, RowOff + P.SharedRows[R]));
   if (!P.SharedRows.empty()) {
     std::string Rows;
     for (int64_t O : P.SharedRows)
       Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
-    W.line("// share level " + str(Level - 1) + " of row" +
-           (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
-           " with the other columns");
+    op(KernelOpKind::Comment).Note =
+        "share level " + str(Level - 1) + " of row" +
+        (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
+        " with the other columns";
     eachCell([&] {
       for (size_t R = 0; R < P.SharedRows.size(); ++R) {
         std::string Idx = R == 0 ? colOf()
                                  : (R == 1 ? std::string("")
                                            : str(R) + " * ") +
                                        "AN5D_SM_PLANE + " + colOf();
-        W.line(Buf + "[" + Idx + "] = " +
-               reg(Level - 1, slotOf(Phase, P.SharedRows[R])) + ";");
+        KernelOp &St = op(KernelOpKind::SharedStore);
+        St.Dst = Buf + "[" + Idx + "]";
+        St.Src = reg(Level - 1, slotOf(Phase, P.SharedRows[R]));
+        St.Reads = {regValue(St.Src, Level - 1, RowOff + P.SharedRows[R])};
+        St.Writes = {Shared[R]};
       }
     });
     if (Level == 1 && P.HaloRows)
       haloStore(K, Buf, Phase);
-    W.line("__syncthreads();");
+    op(KernelOpKind::Barrier);
   }
-  std::vector<std::string> Values;
+  std::vector<CellValue> Values;
   eachCell([&] {
-    std::string Args =
-        (P.SharedRows.empty() ? std::string("NULL") : Buf) + ", " + colOf();
-    for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O)
-      Args += ", " + reg(Level - 1, slotOf(Phase, O));
-    for (const std::vector<int64_t> &O : cellNeighbourReads())
-      Args += ", " + cellNeighbourArg(O, Buf, Level, Phase);
-    Args += scalarArgs();
-    W.line("const " + Elem + " " + valueName() + " = an5d_update(" + Args +
-           ");");
-    Values.push_back(valueName());
+    KernelOp &C = op(KernelOpKind::Compute);
+    C.Type = Elem;
+    C.Dst = valueName();
+    C.Src = "an5d_update";
+    C.Args = {P.SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
+    C.Reads = Shared;
+    for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O) {
+      C.Args.push_back(reg(Level - 1, slotOf(Phase, O)));
+      C.Reads.push_back(regValue(C.Args.back(), Level - 1, RowOff + O));
+    }
+    for (const std::vector<int64_t> &O : cellNeighbourReads()) {
+      C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
+      C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
+    }
+    for (std::string &A : scalarArgList())
+      C.Args.push_back(std::move(A));
+    C.Writes = {regValue(valueName(), Level, RowOff)};
+    Values.push_back({valueName(), C.Writes});
   });
   finishCells(D, Level, Phase, Row, Values);
-  W.close();
+  end();
 }
 
 void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
                           const std::string &Row,
-                          const std::vector<std::string> &Values) {
+                          const std::vector<CellValue> &Values) {
   bool Assoc = P.Kernel == KernelKind::Assoc;
+  int64_t RowOff = -Level * P.Hi[0];
   eachCell([&] {
+    const CellValue &V = Values[Cell];
     if (Level == D) {
-      W.line("if (cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
-             " - row_first) <= store_span)");
-      W.indent();
-      W.line(outCell() + " = " + Values[Cell] + ";");
-      W.dedent();
-    } else {
-      W.line((Assoc ? incoming() : reg(Level, mod(Phase, P.Ring))) + " = " +
-             levelValue(Level, Phase, Row, Values[Cell]) + ";");
-      if (boundaryAhead(Level))
-        boundaryAheadShift(Level);
+      KernelOp &St = op(KernelOpKind::GlobalStore);
+      St.Test = "cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
+                " - row_first) <= store_span";
+      St.Dst = outCell();
+      St.Src = V.Text;
+      St.Reads = V.Reads;
+      return;
     }
+    KernelOp &Sel = op(KernelOpKind::Select);
+    Sel.Dst = Assoc ? incoming() : reg(Level, mod(Phase, P.Ring));
+    Sel.Src = V.Text;
+    Sel.Reads = V.Reads;
+    levelKept(Level, Phase, Row, Sel);
+    Sel.Writes = {regValue(Sel.Dst, Level, RowOff)};
+    if (boundaryAhead(Level))
+      boundaryAheadShift(Level);
   });
 }
 
@@ -776,50 +825,84 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   int64_t D = K.Degree;
   const AssociativeForm &F = *A.Associative;
   std::vector<int64_t> Planes = termPlanes(F);
-  std::string Arrives = plus(It[0], -(Level - 1) * P.Hi[0]);
-  std::string Row = plus(It[0], -Level * P.Hi[0]);
-  W.line("// level " + str(Level) + ": row " + Arrives + " of level " +
-         str(Level - 1) + " arrives; row " + Row + " completes");
-  W.open("");
+  int64_t ArrOff = -(Level - 1) * P.Hi[0], RowOff = -Level * P.Hi[0];
+  std::string Arrives = plus(It[0], ArrOff);
+  std::string Row = plus(It[0], RowOff);
+  op(KernelOpKind::Comment).Note = "level " + str(Level) + ": row " +
+                                   Arrives + " of level " + str(Level - 1) +
+                                   " arrives; row " + Row + " completes";
+  op(KernelOpKind::Scope);
   std::string Buf = bufferName(K, Phase, Level);
+  Operand InBuf = bufferValue(Buf, 0, Level - 1, ArrOff);
   if (!P.SharedRows.empty()) {
     eachCell([&] {
-      W.line(Buf + "[" + colOf() + "] = " + incoming() + ";");
+      KernelOp &St = op(KernelOpKind::SharedStore);
+      St.Dst = Buf + "[" + colOf() + "]";
+      St.Src = incoming();
+      St.Reads = {regValue(incoming(), Level - 1, ArrOff)};
+      St.Writes = {InBuf};
     });
     if (Level == 1 && P.HaloRows)
       haloStore(K, Buf, Phase);
-    W.line("__syncthreads();");
+    op(KernelOpKind::Barrier);
   }
-  std::vector<std::string> Values;
+  std::vector<CellValue> Values;
   eachCell([&] {
-    std::string Args = incoming();
-    if (!P.SharedRows.empty())
-      Args = Buf + ", " + colOf() + ", " + incoming();
+    KernelOp &C = op(KernelOpKind::Compute);
+    C.Src = "an5d_accumulate";
+    if (!P.SharedRows.empty()) {
+      C.Args = {Buf, colOf()};
+      C.Reads.push_back(InBuf);
+    }
+    C.Args.push_back(incoming());
+    C.Reads.push_back(regValue(incoming(), Level - 1, ArrOff));
     std::string Rows;
-    for (int64_t Pl : Planes) {
-      Args += ", " + accName(Level, mod(Phase - Pl, P.Ring));
+    // Plane PI's sum is of row Arrives - Planes[PI]: the first plane starts
+    // it, the others add to what the earlier planes left.
+    for (size_t PI = 0; PI < Planes.size(); ++PI) {
+      int64_t Pl = Planes[PI];
+      std::string Acc = accName(Level, mod(Phase - Pl, P.Ring));
+      C.Args.push_back(Acc);
+      if (PI)
+        C.Reads.push_back(regValue(Acc, Level, ArrOff - Pl, PI));
+      C.Writes.push_back(regValue(Acc, Level, ArrOff - Pl, PI + 1));
       Rows += std::string(Rows.empty() ? "" : ", ") + plus(Arrives, -Pl);
     }
-    for (const std::vector<int64_t> &O : cellNeighbourPlane())
-      Args += ", " + cellNeighbourArg(O, Buf, Level, Phase);
-    W.line("an5d_accumulate(" + Args + scalarArgs() + "); // rows " + Rows);
+    for (const std::vector<int64_t> &O : cellNeighbourPlane()) {
+      C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
+      C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
+    }
+    for (std::string &A : scalarArgList())
+      C.Args.push_back(std::move(A));
+    C.Note = "rows " + Rows;
     // The row completing is Row, hi_0 rows behind the arriving one. Its sum
     // took its last term when row Row + Planes.back() arrived: now, or
     // earlier when every read lies above it (Planes.back() < 0 = hi_0).
     assert(Planes.back() <= P.Hi[0] && "a term reads past the reach");
-    std::string Finish = "an5d_finish(" +
-                         accName(Level, mod(Phase - P.Hi[0], P.Ring)) +
-                         scalarArgs() + ")";
+    std::string Acc = accName(Level, mod(Phase - P.Hi[0], P.Ring));
+    Operand Sum = regValue(Acc, Level, RowOff, Planes.size());
+    std::vector<std::string> Args = {Acc};
+    for (std::string &A : scalarArgList())
+      Args.push_back(std::move(A));
     // One cell uses its result once: no name needed.
     if (P.Cells == 1) {
-      Values.push_back(Finish);
+      std::string Finish = "an5d_finish(";
+      for (size_t I = 0; I < Args.size(); ++I)
+        Finish += (I ? ", " : "") + Args[I];
+      Values.push_back({Finish + ")", {Sum}});
       return;
     }
-    W.line("const " + Elem + " " + valueName() + " = " + Finish + ";");
-    Values.push_back(valueName());
+    KernelOp &Fin = op(KernelOpKind::Compute);
+    Fin.Type = Elem;
+    Fin.Dst = valueName();
+    Fin.Src = "an5d_finish";
+    Fin.Args = std::move(Args);
+    Fin.Reads = {Sum};
+    Fin.Writes = {regValue(valueName(), Level, RowOff)};
+    Values.push_back({valueName(), Fin.Writes});
   });
   finishCells(D, Level, Phase, Row, Values);
-  W.close();
+  end();
 }
 
 std::string Emitter::launchBounds() const {
@@ -862,6 +945,7 @@ void Emitter::kernelOf(const KernelPlan &K) {
          "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles" +
          gridParams() + scalarParams() + ")");
   W.open("");
+  beginKernel(kernelName(D, EdgeTiles));
   // The set-up's read-ahead copies test what the first loop below does.
   Checks = EdgeTiles ? Tests::Cells : Tests::Rows;
   kernelSetup(K);
@@ -869,15 +953,16 @@ void Emitter::kernelOf(const KernelPlan &K) {
     boundaryAheadSetup(K);
     streamLoop(K);
   } else {
-    W.open("if (" + blockRowsTest(K) + ")");
+    op(KernelOpKind::If).Test = blockRowsTest(K);
     Checks = Tests::None;
     streamLoop(K);
-    W.close();
-    W.open("else");
+    end();
+    op(KernelOpKind::Else);
     Checks = Tests::Rows;
     streamLoop(K);
-    W.close();
+    end();
   }
+  endKernel();
   W.close();
   W.line("");
 }
@@ -953,40 +1038,60 @@ std::string Emitter::ringColumns(unsigned Dm, bool Lo) const {
 
 void Emitter::streamLoop(const KernelPlan &K) {
   int64_t D = K.Degree;
-  W.open("for (;;)");
+  bool Assoc = P.Kernel == KernelKind::Assoc;
+  op(KernelOpKind::Loop).Src = "for (;;)";
   for (int64_t Q = 0; Q < K.Unroll; ++Q) {
-    W.line("// ---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
-           " (ring slot " + str(mod(Q, P.Ring)) + ") ----");
-    W.line("if (" + It[0] + " > stream_last)");
-    W.indent();
-    W.line("break;");
-    W.dedent();
-    W.line("// level 0 of row " + It[0]);
-    bool Assoc = P.Kernel == KernelKind::Assoc;
+    KernelOp &Ph = op(KernelOpKind::Phase);
+    Ph.N = Q;
+    Ph.Note = "---- unrolled row " + str(Q) + " of " + str(K.Unroll) +
+              " (ring slot " + str(mod(Q, P.Ring)) + ") ----";
+    op(KernelOpKind::Break).Test = It[0] + " > stream_last";
+    op(KernelOpKind::Comment).Note = "level 0 of row " + It[0];
     auto level0 = [&] {
       return Assoc ? incoming() : reg(0, mod(Q, P.Ring));
     };
     if (K.AheadSlots) {
-      W.line("__pipeline_wait_prior(" + str(P.Prefetch - 1) + "); // row " +
-             It[0] + "'s copy has landed");
+      KernelOp &Wt = op(KernelOpKind::Wait);
+      Wt.N = P.Prefetch - 1;
+      Wt.Note = "row " + It[0] + "'s copy has landed";
       eachCell([&] {
-        W.line(level0() + " = " + aheadSlot(mod(Q, K.AheadSlots)) + ";");
+        KernelOp &M = op(KernelOpKind::Move);
+        M.Dst = level0();
+        M.Src = aheadSlot(mod(Q, K.AheadSlots));
+        M.Reads = {slotValue(mod(Q, K.AheadSlots), 0)};
+        M.Writes = {regValue(M.Dst, 0, 0)};
       });
-      aheadCopy(K, plus(It[0], P.Prefetch), 0, Q + P.Prefetch);
+      aheadCopy(K, P.Prefetch, 0, Q + P.Prefetch);
     } else {
       eachCell([&] {
-        std::string Load = levelZeroLoad(
-            plus(It[0], P.Prefetch), inCell(0, /*Address=*/false));
+        auto load = [&](const std::string &Dst, int64_t Row) {
+          std::string R = plus(It[0], Row);
+          KernelOp &L = op(KernelOpKind::Load);
+          L.Dst = Dst;
+          L.Src = inCell(0, /*Address=*/false);
+          if (Checks != Tests::None) {
+            L.Test = interiorTest(R);
+            L.Alt = boundaryValue("bnd_plane", R);
+          }
+          L.Writes = {regValue(Dst, 0, Row)};
+        };
         if (P.Prefetch == 0) {
-          W.line(level0() + " = " + Load + ";");
+          load(level0(), 0);
           return;
         }
+        auto move = [&](const std::string &Dst, const std::string &Src,
+                        int64_t Row) {
+          KernelOp &M = op(KernelOpKind::Move);
+          M.Dst = Dst;
+          M.Src = Src;
+          M.Reads = {regValue(Src, 0, Row)};
+          M.Writes = {regValue(Dst, 0, Row)};
+        };
         std::string Sfx = cellSuffix();
-        W.line(level0() + " = ahead_0" + Sfx + ";");
+        move(level0(), "ahead_0" + Sfx, 0);
         for (int64_t F = 1; F < P.Prefetch; ++F)
-          W.line("ahead_" + str(F - 1) + Sfx + " = ahead_" + str(F) + Sfx +
-                 ";");
-        W.line("ahead_" + str(P.Prefetch - 1) + Sfx + " = " + Load + ";");
+          move("ahead_" + str(F - 1) + Sfx, "ahead_" + str(F) + Sfx, F);
+        load("ahead_" + str(P.Prefetch - 1) + Sfx, P.Prefetch);
       });
     }
     for (int64_t L = 1; L <= D; ++L) {
@@ -995,11 +1100,11 @@ void Emitter::streamLoop(const KernelPlan &K) {
       else
         levelStep(K, Q, L);
     }
-    W.line("++" + It[0] + ";");
-    W.line("in_next += row_stride;");
-    W.line("out_next += row_stride;");
+    KernelOp &Adv = op(KernelOpKind::Advance);
+    Adv.Src = It[0];
+    Adv.Args = {"in_next += row_stride;", "out_next += row_stride;"};
   }
-  W.close();
+  end();
 }
 
 

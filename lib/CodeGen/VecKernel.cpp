@@ -309,16 +309,20 @@ void Emitter::vecCopyFunction() {
   W.dedent();
   W.line("const " + Elem + " *const line = src + (long)min(max(j_load + e / "
          "AN5D_VEC_WIDTH, 0), " + Ext[1] + " - 1) * " + Ext[2] + ";");
-  W.line("const int k = k_load + e % AN5D_VEC_WIDTH * AN5D_VEC;");
+  // The vector's first column is named after the iterator, a user name:
+  // a fixed "k" would clash with a user iterator k (UserNames.cpp).
+  const std::string &K = It[2];
+  W.line("const int " + K + " = k_load + e % AN5D_VEC_WIDTH * AN5D_VEC;");
   W.open("if (aligned)");
-  W.line("an5d_copy_vector(&dst[e], line + min(max(k, 0), " + Ext[2] +
+  W.line("an5d_copy_vector(&dst[e], line + min(max(" + K + ", 0), " + Ext[2] +
          " - AN5D_VEC));");
   W.close("");
   W.open("else");
   W.line("for (int v = 0; v < AN5D_VEC; ++v)");
   W.indent();
   W.line("__pipeline_memcpy_async((" + Elem + " *)&dst[e] + v, line + "
-         "min(max(k + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem + "));");
+         "min(max(" + K + " + v, 0), " + Ext[2] + " - 1), sizeof(" + Elem +
+         "));");
   W.dedent();
   W.close();
   W.close();
@@ -383,6 +387,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
          (D > 1 ? "const " + Elem + " *__restrict__ other, " : "") +
          "int aligned" + gridParams() + scalarParams() + ")");
   W.open("");
+  beginKernel(vecKernelName(D));
   W.line("AN5D_DYNAMIC_SHARED(" + V + ", smem);");
   W.line("const int lane = (int)threadIdx.x; // this thread's vector in a row");
   W.line("const int row0 = (int)threadIdx.y * AN5D_CELLS + " + str(P.Lo[1]) +
@@ -467,14 +472,16 @@ void Emitter::vecKernel(const KernelPlan &K) {
         Decl += std::string(Ci ? ", " : "") + ringName(Level, Slot, Ci);
       W.line(V + " " + Decl + ";");
     }
-  W.line("for (int ahead = 0; ahead < AN5D_PREFETCH; ++ahead)");
-  W.indent();
-  W.line(vecCopyCall("smem + ahead * AN5D_VEC_PLANE", It[0] + " + ahead"));
-  W.dedent();
-  W.open("for (;;)");
+  KernelOp &First = op(KernelOpKind::CopyRow);
+  First.Head = "for (int ahead = 0; ahead < AN5D_PREFETCH; ++ahead)";
+  First.Src = vecCopyCall("smem + ahead * AN5D_VEC_PLANE", It[0] + " + ahead");
+  for (int64_t Ahead = 0; Ahead < P.Prefetch; ++Ahead)
+    First.Writes.push_back(inputPlane(Ahead));
+  op(KernelOpKind::Loop).Src = "for (;;)";
   for (int64_t Q = 0; Q < Ring; ++Q)
     vecRow(Q, K);
-  W.close();
+  end();
+  endKernel();
   W.close();
   W.line("");
 }
@@ -497,33 +504,55 @@ std::string Emitter::vecCopyCall(const std::string &Dst,
          Ext[2] + ");";
 }
 
+Operand Emitter::inputPlane(int64_t Row) const {
+  Operand O = bufferValue("smem", Row, 0, Row);
+  O.Modulo = P.VecPlanes;
+  return O;
+}
+
+Operand Emitter::levelRingPlane(int64_t Level, int64_t Part,
+                                int64_t Row) const {
+  Operand O = bufferValue("level_planes[" + str(Level) + "]", Part, Level, Row);
+  O.Modulo = P.VecLevelRing;
+  return O;
+}
+
 void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   const int64_t C = P.Cells, Ring = P.Ring;
   const std::string &I = It[0];
-  W.line("// ---- unrolled row " + str(Q) + " of " + str(Ring) +
-         " (ring slot " + str(Q) + ") ----");
-  W.line("if (" + I + " > stream_last)");
-  W.indent();
-  W.line("break;");
-  W.dedent();
-  W.line(vecCopyCall("smem + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
-                     "AN5D_VEC_PLANE",
-                     I + " + AN5D_PREFETCH"));
-  W.line("__pipeline_wait_prior(AN5D_PREFETCH); // row " + I + " has landed");
-  W.line("__syncthreads();");
+  KernelOp &Ph = op(KernelOpKind::Phase);
+  Ph.N = Q;
+  Ph.Note = "---- unrolled row " + str(Q) + " of " + str(Ring) +
+            " (ring slot " + str(Q) + ") ----";
+  op(KernelOpKind::Break).Test = I + " > stream_last";
+  KernelOp &Copy = op(KernelOpKind::CopyRow);
+  Copy.Src = vecCopyCall("smem + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
+                         "AN5D_VEC_PLANE",
+                         I + " + AN5D_PREFETCH");
+  Copy.Writes = {inputPlane(P.Prefetch)};
+  KernelOp &Wt = op(KernelOpKind::Wait);
+  Wt.N = P.Prefetch;
+  Wt.Src = "AN5D_PREFETCH";
+  Wt.Note = "row " + I + " has landed";
+  op(KernelOpKind::Barrier);
   W.line("const " + vecType() + " *const plane_" + str(Q) +
          " = smem + plane_in * AN5D_VEC_PLANE + " + VecRowBase + ";");
-  for (int64_t Ci = 0; Ci < C; ++Ci)
-    W.line(ringName(0, Q, Ci) + " = plane_" + str(Q) + "[" +
-           vecIndex(Ci, "lane") + "];");
+  for (int64_t Ci = 0; Ci < C; ++Ci) {
+    KernelOp &M = op(KernelOpKind::Move);
+    M.Dst = ringName(0, Q, Ci);
+    M.Src = "plane_" + str(Q) + "[" + vecIndex(Ci, "lane") + "]";
+    M.Reads = {inputPlane(0)};
+    M.Writes = {regValue(M.Dst, 0, 0)};
+  }
   for (int64_t Level = 1; Level <= K.Degree; ++Level)
     vecLevel(Q, K, Level);
-  W.line("++" + I + ";");
-  W.line("plane_in = plane_in + 1 == AN5D_VEC_PLANES ? 0 : plane_in + 1;");
+  KernelOp &Adv = op(KernelOpKind::Advance);
+  Adv.Src = I;
+  Adv.Args = {"plane_in = plane_in + 1 == AN5D_VEC_PLANES ? 0 : plane_in + 1;"};
   if (K.Degree > 1 && P.VecLevelRing) {
-    W.line("level_in = level_back;");
-    W.line("level_back = level_back + 1 == AN5D_LEVEL_RING ? 0 : "
-           "level_back + 1;");
+    Adv.Args.push_back("level_in = level_back;");
+    Adv.Args.push_back("level_back = level_back + 1 == AN5D_LEVEL_RING ? 0 : "
+                       "level_back + 1;");
   }
 }
 
@@ -533,11 +562,19 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   const std::string Row = plus(I, -Level * P.Hi[0]);
   // Level L of row `Row` is needed from row_first - (D - L) * lo_0 on.
   int64_t Needed = -(D - Level) * P.Lo[0];
-  if (Level == D)
-    W.open("if (" + Row + " >= row_first)");
-  else
-    W.open("if (" + Row + " >= " + plus("row_first", Needed) + ")");
+  op(KernelOpKind::If).Test =
+      Row + " >= " + (Level == D ? "row_first" : plus("row_first", Needed));
   int64_t Centre = mod(Q - Level * P.Hi[0], Ring);
+  int64_t RowOff = -Level * P.Hi[0];
+  // The shared plane the in-plane neighbours come from, as the verifier
+  // sees it.
+  Operand Plane;
+  if (Level == 1)
+    Plane = inputPlane(RowOff);
+  else if (P.VecLevelRing)
+    Plane = levelRingPlane(Level - 1, 1, RowOff);
+  else
+    Plane = bufferValue("level_planes", (Level - 2) % 2, Level - 1, RowOff);
   if (Level == 1) {
     W.line("// " + (D > 1 ? "level 1 of " : std::string()) + "row " + Row +
            ": its in-plane neighbours from its shared plane");
@@ -556,27 +593,39 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
            "plane");
     W.line(vecType() + " *const centre = level_planes + " +
            str((Level - 2) % 2) + " * AN5D_VEC_PLANE + " + VecRowBase + ";");
-    for (int64_t Ci = 0; Ci < C; ++Ci)
-      W.line("centre[" + vecIndex(Ci, "lane") + "] = " +
-             ringName(Level - 1, Centre, Ci) + ";");
-    W.line("__syncthreads();");
+    for (int64_t Ci = 0; Ci < C; ++Ci) {
+      KernelOp &St = op(KernelOpKind::SharedStore);
+      St.Dst = "centre[" + vecIndex(Ci, "lane") + "]";
+      St.Src = ringName(Level - 1, Centre, Ci);
+      St.Reads = {regValue(St.Src, Level - 1, RowOff)};
+      St.Writes = {Plane};
+    }
+    op(KernelOpKind::Barrier);
   }
   // Every input of every cell, and the shared vectors they need.
   std::vector<std::vector<int64_t>> Offsets = uniqueOffsets(A.ReadOffsets);
   std::vector<std::pair<int64_t, int64_t>> Windows;
+  std::vector<std::vector<Operand>> Inputs(C);
   auto source = [&](const std::vector<int64_t> &O, int64_t Ci,
                     int64_t Vi) -> VecSource {
-    if (O[1] == 0 && O[2] == 0)
-      return {ringName(Level - 1, mod(Centre + O[0], Ring), Ci), Vi};
+    if (O[1] == 0 && O[2] == 0) {
+      std::string Reg = ringName(Level - 1, mod(Centre + O[0], Ring), Ci);
+      Inputs[Ci].push_back(regValue(Reg, Level - 1, RowOff + O[0]));
+      return {Reg, Vi};
+    }
     assert(O[0] == 0 && "a star stencil reads other columns in its plane");
     int64_t InRow = Ci + O[1], Pos = Vi + O[2];
     int64_t Ch = vectorOf(Pos, Vk);
     int64_t Comp = Pos - Ch * Vk;
-    if (Ch == 0 && InRow >= 0 && InRow < C)
-      return {ringName(Level - 1, Centre, InRow), Comp};
+    if (Ch == 0 && InRow >= 0 && InRow < C) {
+      std::string Reg = ringName(Level - 1, Centre, InRow);
+      Inputs[Ci].push_back(regValue(Reg, Level - 1, RowOff));
+      return {Reg, Comp};
+    }
     std::pair<int64_t, int64_t> Win{InRow, Ch};
     if (std::find(Windows.begin(), Windows.end(), Win) == Windows.end())
       Windows.push_back(Win);
+    Inputs[Ci].push_back(regValue(windowName(InRow, Ch), Level - 1, RowOff));
     return {windowName(InRow, Ch), Comp};
   };
   std::vector<std::vector<std::string>> Args(C * Vk);
@@ -593,35 +642,54 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   for (const auto &[WRow, Ch] : Windows) {
     std::string Lane = Level > 1 || Ch == 0 ? laneName(Ch)
                                             : plus("lane", Ch);
-    W.line("const " + vecType() + " " + windowName(WRow, Ch) + " = centre[" +
-           vecIndex(WRow, Lane) + "];");
+    KernelOp &M = op(KernelOpKind::Move);
+    M.Type = vecType();
+    M.Dst = windowName(WRow, Ch);
+    M.Src = "centre[" + vecIndex(WRow, Lane) + "]";
+    M.Reads = {Plane};
+    M.Writes = {regValue(M.Dst, Level - 1, RowOff)};
   }
   for (int64_t Ci = 0; Ci < C; ++Ci) {
-    std::string Values;
+    KernelOp &U = op(KernelOpKind::Compute);
+    U.Src = "make_" + vecType();
+    U.Wrap = true;
     for (int64_t Vi = 0; Vi < Vk; ++Vi) {
       std::string Call = "an5d_update(";
       for (size_t Arg = 0; Arg < Args[Ci * Vk + Vi].size(); ++Arg)
         Call += (Arg ? ", " : "") + Args[Ci * Vk + Vi][Arg];
-      Values += std::string(Vi ? ", " : "") + Call + scalarArgs() + ")";
+      U.Args.push_back(Call + scalarArgs() + ")");
     }
-    std::string Target = Level == D ? "const " + vecType() + " value" +
-                                          (Ci ? "_c" + str(Ci) : "")
-                                    : ringName(Level, Centre, Ci);
-    W.line(Target + " = make_" + vecType() + "(" + Values + ");");
+    if (Level == D) {
+      U.Type = vecType();
+      U.Dst = "value" + (Ci ? "_c" + str(Ci) : std::string());
+    } else {
+      U.Dst = ringName(Level, Centre, Ci);
+    }
+    U.Reads = Inputs[Ci];
+    U.Writes = {regValue(U.Dst, Level, RowOff)};
   }
   if (Level == D) {
     vecStores(K);
+    std::vector<Operand> Stored;
+    for (int64_t Ci = 0; Ci < C; ++Ci)
+      Stored.push_back(regValue("value" + (Ci ? "_c" + str(Ci) : std::string()),
+                                Level, RowOff));
+    codeReads(std::move(Stored));
   } else {
     vecKeep(Level, Centre, Row);
     if (P.VecLevelRing) {
       W.line(vecType() + " *const level_out = " +
              levelPlane(Level, "level_in") + ";");
-      for (int64_t Ci = 0; Ci < C; ++Ci)
-        W.line("level_out[" + vecIndex(Ci, "lane") + "] = " +
-               ringName(Level, Centre, Ci) + ";");
+      for (int64_t Ci = 0; Ci < C; ++Ci) {
+        KernelOp &St = op(KernelOpKind::SharedStore);
+        St.Dst = "level_out[" + vecIndex(Ci, "lane") + "]";
+        St.Src = ringName(Level, Centre, Ci);
+        St.Reads = {regValue(St.Src, Level, RowOff)};
+        St.Writes = {levelRingPlane(Level, 0, RowOff)};
+      }
     }
   }
-  W.close();
+  end();
 }
 
 std::string Emitter::levelPlane(int64_t Level, const std::string &Slot) const {

@@ -214,12 +214,15 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   for (size_t I = 0; I < Params.size(); ++I)
     OS << (I ? ", " : "") << Params[I];
   OS << "]\n";
+  auto declared = [](const Loop &L) {
+    return L.IterDeclaredOutside ? " (declared before the loop)" : "";
+  };
   OS << "  time loop: " << Time.Iter << " from " << Time.Lower.str() << " to "
-     << Time.Upper.str() << "\n";
+     << Time.Upper.str() << declared(Time) << "\n";
   for (size_t D = 0; D < Space.size(); ++D)
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
        << Space[D].Lower.str() << " to " << Space[D].Upper.str()
-       << (D == 0 ? " (streaming)" : "") << "\n";
+       << (D == 0 ? " (streaming)" : "") << declared(Space[D]) << "\n";
   OS << "  scalars: [";
   for (size_t I = 0; I < Scalars.size(); ++I)
     OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "

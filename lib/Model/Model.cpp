@@ -161,14 +161,7 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   double Cells = double(P.Cells);
   double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
                double(P.Prefetch * Words) * Cells;
-  return std::min<int64_t>(255, int64_t(std::ceil(Est)));
-}
-
-int64_t an5d::registerCap(const Plan &P, const DeviceSpec &D) {
-  int64_t Blocks = std::max<int64_t>(1, P.MinBlocks);
-  int64_t Cap = D.RegistersPerSM / (P.Threads * Blocks);
-  Cap -= Cap % 8; // allocation granularity
-  return std::min(Cap, D.MaxRegistersPerThread);
+  return std::min(P.Gpu.MaxRegistersPerThread, int64_t(std::ceil(Est)));
 }
 
 // --- Counting a launch ---------------------------------------------------------
@@ -287,6 +280,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                        const OpMix &Ops) {
   assert(P.Run == Scheme::N5D && "the model describes the N.5D kernels");
   assert(Size.Extent.size() == P.Dims);
+  assert(P.Gpu.Name == D.Name && "a plan is predicted on the GPU it fits");
   Prediction R;
   R.BT = P.BT;
   R.BS = P.BS;
@@ -355,10 +349,11 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
 
   // Blocks per SM under the thread, block, register and shared limits.
   R.Registers = estimateRegisters(P);
-  R.RegisterCap = registerCap(P, D);
+  R.RegisterCap = registerBudget(P);
   R.Spills = R.Registers > R.RegisterCap;
   int64_t Regs = std::min(R.Registers, R.RegisterCap);
-  int64_t RegsPerWarp = ((Regs * 32 + 255) / 256) * 256;
+  int64_t RegsPerWarp =
+      (Regs + D.RegisterUnit - 1) / D.RegisterUnit * D.RegisterUnit * 32;
   int64_t Warps = (P.Threads + 31) / 32;
   int64_t PerSM = std::min(D.ThreadsPerSM / P.Threads, D.MaxBlocksPerSM);
   PerSM = std::min(PerSM, D.RegistersPerSM / (RegsPerWarp * Warps));
@@ -439,6 +434,7 @@ PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
 std::vector<Prediction> an5d::rankConfigurations(
     const Stencil &S, const StencilAnalysis &A, const PlanOptions &Base,
     const SearchConstraints &C, const ProblemSize &Size, const DeviceSpec &D) {
+  assert(Base.Gpu.Name == D.Name && "the search plans for the GPU it predicts");
   unsigned Dims = S.numSpaceDims();
   std::vector<std::vector<int64_t>> Blocks =
       Dims == 2 ? std::vector<std::vector<int64_t>>{{128}, {256}, {512}}
@@ -482,8 +478,7 @@ std::vector<Prediction> an5d::rankConfigurations(
             O.HaloRows = Halo;
             Plan P;
             std::string Ignored;
-            if (!makePlan(S, A, O, P, Ignored) ||
-                P.SharedBytes > D.SharedPerBlock)
+            if (!makePlan(S, A, O, P, Ignored))
               continue;
             Out.push_back(predictWith(A, P, Size, D, Ops));
           }

@@ -148,25 +148,25 @@ std::string an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A,
 /// threads would not fit on an SM (Fix: what to make smaller).
 static bool setMinBlocks(const PlanOptions &Opts, const std::string &Fix,
                          Plan &P, std::string &Error) {
-  P.MinBlocks = Opts.MinBlocks;
-  if (P.MinBlocks * P.Threads <= MaxThreadsPerSM)
+  P.MinBlocks = Opts.MinBlocks.value_or(0);
+  if (P.MinBlocks * P.Threads <= P.Gpu.ThreadsPerSM)
     return true;
   Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
           std::to_string(P.Threads) + "-thread blocks asks for " +
-          std::to_string(P.MinBlocks * P.Threads) +
-          " threads per SM; an SM holds at most " +
-          std::to_string(MaxThreadsPerSM) + ", use a smaller " + Fix;
+          std::to_string(P.MinBlocks * P.Threads) + " threads per SM; an SM of " +
+          P.Gpu.Name + " holds at most " +
+          std::to_string(P.Gpu.ThreadsPerSM) + ", use a smaller " + Fix;
   return false;
 }
 
 /// P.Threads fits a CUDA block and --min-blocks of them an SM; sets
 /// P.MinBlocks.
 static bool checkBlock(const PlanOptions &Opts, Plan &P, std::string &Error) {
-  if (P.Threads > 1024) {
+  if (P.Threads > P.Gpu.MaxThreadsPerBlock) {
     Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
-            std::to_string(P.Threads) +
-            " threads; CUDA allows at most 1024 threads per block, use a "
-            "smaller -bS";
+            std::to_string(P.Threads) + " threads; CUDA allows at most " +
+            std::to_string(P.Gpu.MaxThreadsPerBlock) +
+            " threads per block, use a smaller -bS";
     return false;
   }
   return setMinBlocks(Opts, "--min-blocks or -bS", P, Error);
@@ -229,6 +229,14 @@ static bool checkHaloRows(const Plan &P, bool Async, std::string &Error) {
 
 static int64_t ceilDiv(int64_t A, int64_t B) { return (A + B - 1) / B; }
 
+/// "the limit on H100 is 232448 bytes (227 KiB)": P.Gpu's shared memory
+/// per block, for the messages of a block that needs more.
+static std::string sharedLimit(const Plan &P) {
+  return "the limit on " + P.Gpu.Name + " is " +
+         std::to_string(P.Gpu.SharedPerBlock) + " bytes (" +
+         std::to_string(P.Gpu.SharedPerBlock / 1024) + " KiB)";
+}
+
 /// Plans the vector-cell kernel (--kvec, Plan::VecK) once the options
 /// common to every N.5D kernel are checked: 3D, star, one step per launch.
 static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
@@ -245,6 +253,11 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
             elemTypeName(P.Elem) + " cells make " + std::to_string(Bytes) +
             " bytes; a vector of cells is 8 or 16 bytes (--kvec 2 or 4 for "
             "float, 2 for double)";
+    return false;
+  }
+  if (!P.Gpu.hasAsyncCopy()) {
+    Error = V + " copies vectors with cp.async, which " + P.Gpu.Name + " (" +
+            P.Gpu.arch() + ") does not have (sm_80 and newer); drop --kvec";
     return false;
   }
   if (Opts.Kernel != KernelKind::Auto && Opts.Kernel != KernelKind::Star) {
@@ -298,7 +311,7 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   // Unless the user says otherwise, let each thread have 128 registers:
   // the register ring holds ring x cells x VecK values.
   if (!P.MinBlocks)
-    P.MinBlocks = std::max<int64_t>(1, 65536 / (128 * P.Threads));
+    P.MinBlocks = std::max<int64_t>(1, P.Gpu.RegistersPerSM / (128 * P.Threads));
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
   P.SharedRows = {0};
   P.VecPlanes = P.Prefetch + P.Hi[0] + 2;
@@ -312,13 +325,12 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   P.SharedPlaneCells = P.SharedExtent[0] * P.SharedExtent[1];
   int64_t Planes = P.VecPlanes + P.VecLevelPlanes;
   P.SharedBytes = Planes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
-  if (P.SharedBytes > MaxSharedBytes) {
+  if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
             std::to_string(P.SharedBytes) + " bytes of shared memory per "
             "block (" + std::to_string(Planes) + " planes of " +
-            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) +
-            "); the limit is " + std::to_string(MaxSharedBytes) +
-            " bytes (227 KiB), use a smaller -bS, --cells or --prefetch";
+            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
+            sharedLimit(P) + ", use a smaller -bS, --cells or --prefetch";
     return false;
   }
   // Degree 1 serves the last steps of every run (both planes end as the C
@@ -340,6 +352,7 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
 static bool planShape(const Stencil &S, const StencilAnalysis &A,
                       const PlanOptions &Opts, Plan &P, std::string &Error) {
   P = Plan();
+  P.Gpu = Opts.Gpu;
   P.Dims = S.numSpaceDims();
   P.Elem = S.Elem;
   P.Lo = A.ReachLo;
@@ -347,76 +360,27 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.WriteShift = A.WriteShift;
   P.Run = Opts.Run;
   P.SmVec = Opts.SmVec;
-  if (Opts.MinBlocks < 0 || Opts.MinBlocks > 32) {
-    Error = "--min-blocks " + std::to_string(Opts.MinBlocks) +
-            " is out of range; use 1 to 32 blocks per SM";
+  if (std::optional<OptionError> E = checkOptions(Opts, P.Dims, P.Elem)) {
+    Error = E->Message;
     return false;
   }
   if (P.Run == Scheme::Naive)
     return makeNaivePlan(Opts, P, Error);
-  if (Opts.Prefetch < -1 || Opts.Prefetch > MaxPrefetch) {
-    Error = "--prefetch " + std::to_string(Opts.Prefetch) +
-            " is out of range; level 0 can be read 0 to " +
-            std::to_string(MaxPrefetch) + " rows ahead";
-    return false;
-  }
 
   P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
   clang::SourceRange Ignored;
   Error = kernelRefusal(S, A, P.Kernel, Ignored);
   if (!Error.empty())
     return false;
-  if (Opts.BT < 1 || Opts.BT > 32) {
-    Error = "-bT " + std::to_string(Opts.BT) +
-            " is out of range; the degree of temporal blocking must be "
-            "between 1 and 32";
-    return false;
-  }
   P.BT = Opts.BT;
   // Two rows ahead: deeper read-ahead measured no faster on an H200, even
   // at bT 1 in 3D (docs/performance.md), and costs a register per row.
-  P.Prefetch = Opts.Prefetch >= 0 ? Opts.Prefetch : 2;
-  if (Opts.StreamBlock < 1) {
-    Error = "--sl " + std::to_string(Opts.StreamBlock) +
-            " is out of range; the stream block needs at least 1 row";
-    return false;
-  }
+  P.Prefetch = Opts.Prefetch.value_or(2);
   P.StreamBlock = Opts.StreamBlock;
-
   unsigned Blocked = P.Dims - 1;
-  // The user lists X (innermost) first; the plan keeps array order.
-  std::vector<int64_t> User = Opts.BS;
-  if (User.empty())
-    User.assign(Blocked, P.Dims == 2 ? 128 : 32);
-  else if (User.size() == 1 && Blocked == 2)
-    User.push_back(User[0]);
-  if (User.size() != Blocked) {
-    Error = "-bS takes " + std::string(Blocked == 1 ? "one size" :
-                                       "one or two sizes (X,Y)") +
-            " for a " + std::to_string(P.Dims) + "D stencil, got " +
-            std::to_string(User.size());
-    return false;
-  }
-  P.BS.assign(User.rbegin(), User.rend());
-  if (Opts.Cells < 1 || Opts.Cells > MaxCells) {
-    Error = "--cells " + std::to_string(Opts.Cells) +
-            " is out of range; a thread computes 1 to " +
-            std::to_string(MaxCells) + " cells";
-    return false;
-  }
+  P.BS = planBlockSizes(Opts, P.Dims);
   P.Cells = Opts.Cells;
   P.HaloRows = Opts.HaloRows;
-  if (Opts.VecK < 1 || Opts.VecK * elemTypeBytes(P.Elem) > MaxVectorBytes) {
-    Error = "--kvec " + std::to_string(Opts.VecK) + " is out of range; " +
-            "a vector of cells is at most 16 bytes (--kvec 4 for float, 2 "
-            "for double; 1: off)";
-    return false;
-  }
-  for (int64_t B : P.BS)
-    if (B < 1) {
-      Error = "-bS " + userBlockSizes(P.BS) + ": block sizes must be positive";
-      return false;
-    }
   if (Opts.VecK > 1)
     return makeVecPlan(S, A, Opts, P, Error);
   if (P.HaloRows && P.Dims != 3) {
@@ -485,14 +449,13 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   }
   P.SharedBytes = 2 * int64_t(P.SharedRows.size()) * P.SharedPlaneCells *
                   elemTypeBytes(P.Elem);
-  if (P.SharedBytes > MaxSharedBytes) {
+  if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "-bS " + userBlockSizes(P.BS) + " needs " +
             std::to_string(P.SharedBytes) +
             " bytes of shared memory per block (2 buffers of " +
             std::to_string(P.SharedRows.size()) + " rows of " +
-            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) +
-            "); the limit is " + std::to_string(MaxSharedBytes) +
-            " bytes (227 KiB), use a smaller -bS";
+            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
+            sharedLimit(P) + ", use a smaller -bS";
     return false;
   }
 
@@ -517,12 +480,10 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.SharedBytes += (P.AheadSlots * P.Threads * P.Cells +
                     P.HaloSlots * P.haloThreads()) *
                    elemTypeBytes(P.Elem);
-  if (P.SharedBytes > MaxSharedBytes) {
+  if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
-            std::to_string(P.SharedBytes) +
-            " bytes of shared memory per block; the limit is " +
-            std::to_string(MaxSharedBytes) +
-            " bytes (227 KiB), use a smaller -bS or --prefetch";
+            std::to_string(P.SharedBytes) + " bytes of shared memory per "
+            "block; " + sharedLimit(P) + ", use a smaller -bS or --prefetch";
     return false;
   }
   return true;
@@ -530,7 +491,9 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
 
 int64_t an5d::registerBudget(const Plan &P) {
   int64_t Blocks = std::max<int64_t>(P.MinBlocks, 1);
-  return std::min<int64_t>(255, 65536 / (P.Threads * Blocks));
+  int64_t Budget = P.Gpu.RegistersPerSM / (P.Threads * Blocks);
+  Budget -= Budget % P.Gpu.RegisterUnit;
+  return std::min(Budget, P.Gpu.MaxRegistersPerThread);
 }
 
 /// Sets P.PtxasOpt: --ptxas-opt, or auto (Plan::PtxasOpt).
@@ -569,8 +532,14 @@ const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
 }
 
 std::string an5d::nvccFlags(const std::vector<Plan> &Plans) {
-  int64_t Level = buildLevelPlan(Plans).PtxasOpt;
-  return "-O3 -arch=sm_90" +
+  const Plan &Build = buildLevelPlan(Plans);
+  assert(std::all_of(Plans.begin(), Plans.end(),
+                     [&](const Plan &P) {
+                       return P.Gpu.Name == Build.Gpu.Name;
+                     }) &&
+         "one file, one target");
+  int64_t Level = Build.PtxasOpt;
+  return "-O3 -arch=" + Build.Gpu.arch() +
          (Level == 3 ? std::string() : " -Xptxas -O" + std::to_string(Level));
 }
 
@@ -586,6 +555,8 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   dumpShape(OS);
   OS << "  ptxas: -O" << PtxasOpt
      << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
+  OS << "  ";
+  Gpu.dump(OS);
 }
 
 void Plan::dumpShape(llvm::raw_ostream &OS) const {

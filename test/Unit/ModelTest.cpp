@@ -78,16 +78,31 @@ TEST(ModelTest, OperationMix) {
   EXPECT_EQ(countOps(binary("*", C, C)).flops(), 0);
 }
 
-TEST(ModelTest, RegisterCapFollowsLaunchBounds) {
-  const DeviceSpec &H100 = *findDevice("H100");
-  Plan P;
+TEST(ModelTest, RegisterBudgetFollowsLaunchBounds) {
+  Plan P; // planned for the default target, the H100
   P.Threads = 1024;
-  EXPECT_EQ(registerCap(P, H100), 64);
+  EXPECT_EQ(registerBudget(P), 64);
   P.Threads = 256;
-  EXPECT_EQ(registerCap(P, H100), 255);
+  EXPECT_EQ(registerBudget(P), 255);
   P.Threads = 512;
   P.MinBlocks = 2;
-  EXPECT_EQ(registerCap(P, H100), 64);
+  EXPECT_EQ(registerBudget(P), 64);
+  // 65536 / 384 = 170, allocated in units of 8.
+  P.Threads = 384;
+  P.MinBlocks = 1;
+  EXPECT_EQ(registerBudget(P), 168);
+}
+
+TEST(ModelTest, DevicesAreTargets) {
+  ASSERT_EQ(deviceTable().size(), targetTable().size());
+  for (size_t I = 0; I < deviceTable().size(); ++I)
+    EXPECT_EQ(deviceTable()[I].Name, targetTable()[I].Name);
+  EXPECT_EQ(defaultTarget().Name, "H100");
+  EXPECT_EQ(defaultTarget().arch(), "sm_90");
+  EXPECT_EQ(findTarget("nvidia a100")->arch(), "sm_80");
+  EXPECT_EQ(findDevice("A100")->SharedPerBlock, 163 * 1024);
+  EXPECT_EQ(findTarget("V100")->arch(), "sm_70");
+  EXPECT_EQ(findTarget("K80"), nullptr);
 }
 
 // A 10x10 array (8x8 interior), bT 1, bS 8 (tiles of 6 columns: 2 blocks),

@@ -168,15 +168,9 @@ bool addVectorCandidate(const DriverOptions &O, const Stencil &S,
   return true;
 }
 
-/// The plans to emit: the user's parameters when -bT, -bS and --sl are all
-/// given; otherwise the model's best for --gpu and --size among the
-/// configurations that keep what the user gave (its top K with
-/// --autotune=K). With --model or --model-csv prints the ranking and
-/// leaves Plans empty. False after reporting an error.
-bool choosePlans(const DriverOptions &O, const Stencil &S,
-                 const StencilAnalysis &A, const PlanOptions &PO,
-                 std::vector<Plan> &Plans,
-                 std::vector<Prediction> &Predictions) {
+/// The device of --gpu, with --model-calibration's figures. False after
+/// reporting an error.
+bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   const DeviceSpec *Found = findDevice(O.Gpu);
   if (!Found) {
     std::string Known;
@@ -187,8 +181,7 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
                  << "\n";
     return false;
   }
-  DeviceSpec Calibrated = *Found;
-  const DeviceSpec *Dev = &Calibrated;
+  Calibrated = *Found;
   if (!O.Calibration.empty()) {
     llvm::SmallVector<llvm::StringRef, 3> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
@@ -201,6 +194,18 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       return false;
     }
   }
+  return true;
+}
+
+/// The plans to emit for PO (whose Gpu is Dev's): the user's parameters
+/// when -bT, -bS and --sl are all given; otherwise the model's best for
+/// --gpu and --size among the configurations that keep what the user gave
+/// (its top K with --autotune=K). With --model or --model-csv prints the
+/// ranking and leaves Plans empty. False after reporting an error.
+bool choosePlans(const DriverOptions &O, const Stencil &S,
+                 const StencilAnalysis &A, const PlanOptions &PO,
+                 const DeviceSpec *Dev, std::vector<Plan> &Plans,
+                 std::vector<Prediction> &Predictions) {
   ProblemSize Size = paperSize(S.numSpaceDims());
   std::string Error;
   if (O.Size && !parseProblemSize(*O.Size, S.numSpaceDims(), Size, Error)) {
@@ -333,7 +338,8 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
     return 0;
   }
   if (!O.EmitCuda && O.Dump != DumpStage::Plan &&
-      O.Dump != DumpStage::Model && !O.Model && !O.ModelCsv) {
+      O.Dump != DumpStage::Model && O.Dump != DumpStage::Kernel &&
+      !O.Model && !O.ModelCsv) {
     llvm::errs() << S->FileName << ": stencil '" << S->Function
                  << "' accepted: " << S->numSpaceDims() << "D, radius "
                  << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
@@ -342,25 +348,16 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   PlanOptions PO;
   PO.Run = O.Run.value_or(Scheme::N5D);
   PO.Kernel = O.Kernel.value_or(KernelKind::Auto);
-  PO.MinBlocks = O.MinBlocks.value_or(0);
+  if (O.MinBlocks)
+    PO.MinBlocks = *O.MinBlocks;
   PO.SmVec = O.SmVec.value_or(false);
-  if (O.Prefetch && *O.Prefetch < 0) {
-    llvm::errs() << "an5dc: error: --prefetch " << *O.Prefetch
-                 << " is out of range; level 0 can be read 0 to "
-                 << MaxPrefetch << " rows ahead\n";
-    return 1;
-  }
-  PO.Prefetch = O.Prefetch.value_or(-1);
+  if (O.Prefetch)
+    PO.Prefetch = *O.Prefetch;
   PO.AsyncPrefetch = O.AsyncPrefetch.value_or(true);
   if (O.Autotune && (*O.Autotune < 1 || *O.Autotune > MaxAutotune)) {
     llvm::errs() << "an5dc: error: --autotune=" << *O.Autotune
                  << " is out of range; use 1 to " << MaxAutotune
                  << " candidates\n";
-    return 1;
-  }
-  if (O.MinBlocks && *O.MinBlocks < 1) {
-    llvm::errs() << "an5dc: error: --min-blocks " << *O.MinBlocks
-                 << " is out of range; use 1 to 32 blocks per SM\n";
     return 1;
   }
   if (PO.Run == Scheme::Naive) {
@@ -418,7 +415,16 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   }
   std::vector<Plan> Plans;
   std::vector<Prediction> Predictions;
-  if (!choosePlans(O, *S, *A, PO, Plans, Predictions))
+  DeviceSpec Dev;
+  if (!chooseDevice(O, Dev))
+    return 1;
+  PO.Gpu = Dev;
+  if (std::optional<OptionError> E =
+          checkOptions(PO, S->numSpaceDims(), S->Elem)) {
+    llvm::errs() << "an5dc: error: " << E->Message << "\n";
+    return 1;
+  }
+  if (!choosePlans(O, *S, *A, PO, &Dev, Plans, Predictions))
     return 1;
   if (Plans.empty())
     return 0; // --model printed its table
@@ -441,7 +447,24 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   if (D.hasErrors())
     return 1;
   SourceText Src = describeSource(*Session, *S, O.Frontend.CompilerArgs);
-  Out.Cuda = emitCuda(*S, *A, Plans, Src);
+  GeneratedKernels Kernels;
+  Kernels.Drop = O.KernelDrop;
+  std::string Text = emitCuda(*S, *A, Plans, Src, Kernels);
+  if (O.Dump == DumpStage::Kernel) {
+    for (const KernelBody &B : Kernels.Bodies)
+      B.dump(llvm::outs());
+  }
+  // A verifier finding is an5dc's bug, not the user's: nothing is written.
+  for (const std::string &E : Kernels.Errors)
+    llvm::errs() << "an5dc: internal error: the generated " << E
+                 << "; please report this with the input file\n";
+  if (!Kernels.Errors.empty()) {
+    Out.InternalErrors = std::move(Kernels.Errors);
+    return InternalErrorStatus;
+  }
+  if (O.Dump == DumpStage::Kernel)
+    return 0;
+  Out.Cuda = std::move(Text);
   Out.Emitted = true;
   const Plan &Build = buildLevelPlan(Plans);
   if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)

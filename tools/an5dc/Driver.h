@@ -10,14 +10,16 @@
 #define AN5DC_DRIVER_H
 
 #include "an5d/Frontend.h"
+#include "an5d/KernelIR.h"
 #include "an5d/Plan.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace an5dc {
 
-enum class DumpStage { None, Stencil, Scop, Analysis, Plan, Model };
+enum class DumpStage { None, Stencil, Scop, Analysis, Plan, Model, Kernel };
 
 /// The command line as plain data. An empty optional is an option the
 /// user did not give: the performance model chooses those parameters.
@@ -34,9 +36,9 @@ struct DriverOptions {
   std::string PtxasOpt = "auto";  // --ptxas-opt
   std::optional<an5d::Scheme> Run;         // --scheme (default n5d)
   std::optional<an5d::KernelKind> Kernel;  // --opt (default auto)
-  std::optional<int> MinBlocks;      // --min-blocks (default 0, not set)
+  std::optional<int> MinBlocks;      // --min-blocks (default: not set)
   std::optional<bool> SmVec;         // --sm-vec (default false)
-  std::optional<int> Prefetch;       // --prefetch (default -1, the plan's)
+  std::optional<int> Prefetch;       // --prefetch (default: the plan's, 2)
   std::optional<bool> AsyncPrefetch; // --async-prefetch (default true)
   std::string Gpu = "H100";          // --gpu
   std::optional<std::string> Size;   // --size
@@ -46,6 +48,9 @@ struct DriverOptions {
   std::optional<unsigned> Autotune;  // --autotune
   std::string Calibration;           // --model-calibration
   DumpStage Dump = DumpStage::None;  // --dump
+  /// --kernel-drop (hidden test hook): the first operation of this kind is
+  /// removed from every kernel body before the verifier sees it.
+  std::optional<an5d::KernelOpKind> KernelDrop;
 };
 
 /// What the pipeline produced for -o.
@@ -56,7 +61,14 @@ struct DriverOutput {
   /// Where the file needs nvcc flags beyond the defaults: "with nvcc
   /// <flags>: <why>", for the note printed after writing it; else empty.
   std::string BuildNote;
+  /// The kernel verifier's findings (GeneratedKernels::Errors): an5dc's
+  /// bug, not the user's; runDriver then returns InternalErrorStatus.
+  std::vector<std::string> InternalErrors;
 };
+
+/// runDriver's status when the generated kernels fail the verifier
+/// (EX_SOFTWARE): an internal error, reported as one, with nothing written.
+constexpr int InternalErrorStatus = 70;
 
 /// --autotune's most candidates. The generated program's cache key (a
 /// 1024-byte buffer) lists every candidate's label, up to about 20 bytes
@@ -69,7 +81,8 @@ constexpr unsigned MaxAutotune = 32;
 /// (an5d/Stack.h) and returns the process exit status. Errors are reported
 /// on standard error (clang diagnostics for the source); dumps, --model
 /// and --model-csv print on standard output. Out.Emitted is set only when
-/// O.EmitCuda and every stage succeeded; nothing is written to a file.
+/// O.EmitCuda, every stage succeeded and no dump was asked; nothing is
+/// written to a file.
 int runDriver(const DriverOptions &O, DriverOutput &Out);
 
 } // namespace an5dc

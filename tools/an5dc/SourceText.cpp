@@ -11,7 +11,6 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
-#include <cctype>
 
 using namespace an5d;
 
@@ -115,27 +114,6 @@ SourceText describeOriginalSource(SourceSession &Session, const Stencil &S) {
   size_t I = Src.ScopBegin;
   while (I < T.size() && (T[I] == ' ' || T[I] == '\t'))
     Src.Indent += T[I++];
-  // 'for (i = ...' assigns an iterator declared before the loop.
-  std::vector<const Loop *> Loops = {&S.Time};
-  for (const Loop &L : S.Space)
-    Loops.push_back(&L);
-  for (const Loop *L : Loops) {
-    size_t Off = offsetOf(L->Range.getBegin());
-    size_t Paren = T.find('(', Off);
-    bool Outside = false;
-    if (Paren != std::string::npos) {
-      size_t P = Paren + 1;
-      while (P < T.size() && std::isspace(static_cast<unsigned char>(T[P])))
-        ++P;
-      if (T.compare(P, L->Iter.size(), L->Iter) == 0) {
-        size_t Q = P + L->Iter.size();
-        while (Q < T.size() && std::isspace(static_cast<unsigned char>(T[Q])))
-          ++Q;
-        Outside = Q + 1 < T.size() && T[Q] == '=' && T[Q + 1] != '=';
-      }
-    }
-    Src.IterDeclaredOutside.push_back(Outside);
-  }
   return Src;
 }
 

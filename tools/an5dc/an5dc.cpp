@@ -102,7 +102,7 @@ cl::opt<int> MinBlocks(
     "min-blocks",
     cl::desc("Blocks per SM that __launch_bounds__ asks register allocation "
              "to allow (default: not set, nvcc chooses)"),
-    cl::value_desc("N"), cl::init(0), cl::cat(Category));
+    cl::value_desc("N"), cl::cat(Category));
 cl::opt<bool> SmVec(
     "sm-vec",
     cl::desc("Let nvcc vectorize shared-memory reads (default: scalar reads, "
@@ -113,7 +113,7 @@ cl::opt<int> Prefetch(
     "prefetch",
     cl::desc("Rows the N.5D kernels read level 0 ahead of its use, to hide "
              "global-memory latency (0 to 8, default 2)"),
-    cl::value_desc("N"), cl::init(-1), cl::cat(Category));
+    cl::value_desc("N"), cl::cat(Category));
 
 cl::opt<bool> AsyncPrefetch(
     "async-prefetch",
@@ -124,8 +124,9 @@ cl::opt<bool> AsyncPrefetch(
 
 cl::opt<std::string> Gpu(
     "gpu",
-    cl::desc("GPU the performance model plans for: H100 (default), H200, "
-             "A100, V100, P100"),
+    cl::desc("GPU to plan and build for: its limits (threads, registers, "
+             "shared memory), the build line's -arch and the performance "
+             "model's figures: H100 (default), H200, A100, V100, P100"),
     cl::value_desc("NAME"), cl::init("H100"), cl::cat(Category));
 cl::opt<std::string> SizeOpt(
     "size",
@@ -171,8 +172,26 @@ cl::opt<DumpStage> Dump(
                           "block shape, tiles, registers, shared memory"),
                clEnumValN(DumpStage::Model, "model",
                           "the performance model's account of the chosen "
-                          "configuration: thread classes, traffic, bounds")),
+                          "configuration: thread classes, traffic, bounds"),
+               clEnumValN(DumpStage::Kernel, "kernel",
+                          "each kernel body as its list of typed "
+                          "operations, with the values they read and "
+                          "write")),
     cl::init(DumpStage::None), cl::cat(Category));
+
+/// Test hook: drops one operation from every kernel body before the
+/// verifier sees it, to show that the verifier rejects the result.
+cl::opt<KernelOpKind> KernelDrop(
+    "kernel-drop", cl::desc("Remove the first operation of a kind from "
+                            "every kernel body (tests the verifier)"),
+    cl::values(clEnumValN(KernelOpKind::Wait, "wait", "an asynchronous wait"),
+               clEnumValN(KernelOpKind::Barrier, "barrier",
+                          "a __syncthreads"),
+               clEnumValN(KernelOpKind::Commit, "commit",
+                          "a copy group's commit"),
+               clEnumValN(KernelOpKind::Advance, "advance",
+                          "a streaming row's advance")),
+    cl::Hidden, cl::cat(Category));
 
 void printVersion(llvm::raw_ostream &OS) {
   OS << "an5dc " AN5D_VERSION " (N.5D temporal blocking for C stencils)\n";
@@ -225,6 +244,7 @@ DriverOptions driverOptions(FrontendOptions Frontend) {
   O.Autotune = given<unsigned>(Autotune);
   O.Calibration = Calibration;
   O.Dump = Dump;
+  O.KernelDrop = given<KernelOpKind>(KernelDrop);
   return O;
 }
 

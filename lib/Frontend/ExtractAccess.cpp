@@ -1,0 +1,283 @@
+//===- ExtractAccess.cpp - Affine expressions and the stencil array -------===//
+//
+// Bounds, indices and extents as affine expressions over iterators and
+// parameters; the accesses of the stencil array and how it is declared.
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+using clang::isa;
+using llvm::dyn_cast_or_null;
+
+namespace {
+
+/// Affine arithmetic on operands within 32 bits cannot overflow int64.
+bool fitsInt32(const AffineExpr &E) {
+  auto fits = [](int64_t V) { return V >= INT32_MIN && V <= INT32_MAX; };
+  if (!fits(E.Constant))
+    return false;
+  for (const auto &[Name, C] : E.Coeffs)
+    if (!fits(C))
+      return false;
+  return true;
+}
+
+} // namespace
+
+// --- Affine expressions ----------------------------------------------------
+
+std::optional<int64_t> Extractor::constantValue(const clang::Expr *E) {
+  if (E->isValueDependent() || !E->getType()->isIntegerType())
+    return std::nullopt;
+  clang::Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx) || !R.Val.isInt())
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  // Keep far from int64 overflow in the affine arithmetic that follows.
+  if (V.isSigned() ? V.isSignedIntN(62) : V.isIntN(61))
+    return V.getExtValue();
+  return std::nullopt;
+}
+
+std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
+  E = E->IgnoreParens();
+  if (std::optional<int64_t> C = constantValue(E))
+    return AffineExpr::constant(*C);
+  auto nonAffine = [&](const std::string &Why) -> std::optional<AffineExpr> {
+    D.error(Reject::NonAffine, E->getSourceRange(),
+            "expression is not affine: " + Why +
+                "; indices and bounds must be sums of integer constants times "
+                "loop iterators and parameters");
+    return std::nullopt;
+  };
+  if (const auto *Cast = dyn_cast<clang::CastExpr>(E)) {
+    if (Cast->getType()->isIntegerType() &&
+        Cast->getSubExpr()->getType()->isIntegerType())
+      return toAffine(Cast->getSubExpr());
+    return nonAffine("it converts a non-integer value");
+  }
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
+    if (!V || !V->getType()->isIntegerType())
+      return nonAffine("'" + Ref->getNameInfo().getAsString() +
+                       "' is not an integer variable");
+    auto It = Iterators.find(V);
+    if (It != Iterators.end())
+      return AffineExpr::symbol(It->second);
+    if (V->getType().isConstQualified() && V->getInit())
+      if (std::optional<int64_t> C = constantValue(V->getInit()))
+        return AffineExpr::constant(*C);
+    std::string Name = V->getName().str();
+    auto [Known, Inserted] = NamedVars.emplace(Name, V);
+    if (!Inserted && Known->second != V)
+      return nonAffine("two different variables are named '" + Name + "'");
+    addParam(Name);
+    return AffineExpr::symbol(Name);
+  }
+  if (const auto *U = dyn_cast<clang::UnaryOperator>(E)) {
+    if (U->getOpcode() == clang::UO_Minus || U->getOpcode() == clang::UO_Plus) {
+      std::optional<AffineExpr> A = toAffine(U->getSubExpr());
+      if (A && U->getOpcode() == clang::UO_Minus)
+        return A->scaled(-1);
+      return A;
+    }
+    return nonAffine("unsupported operator '" +
+                     clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
+                     "'");
+  }
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(E)) {
+    clang::BinaryOperatorKind Op = B->getOpcode();
+    if (Op == clang::BO_Add || Op == clang::BO_Sub || Op == clang::BO_Mul) {
+      std::optional<AffineExpr> L = toAffine(B->getLHS());
+      if (!L)
+        return std::nullopt;
+      std::optional<AffineExpr> R = toAffine(B->getRHS());
+      if (!R)
+        return std::nullopt;
+      if (!fitsInt32(*L) || !fitsInt32(*R))
+        return nonAffine("its constants exceed 32 bits");
+      if (Op == clang::BO_Add)
+        return *L + *R;
+      if (Op == clang::BO_Sub)
+        return *L - *R;
+      if (L->isConstant())
+        return R->scaled(L->Constant);
+      if (R->isConstant())
+        return L->scaled(R->Constant);
+      return nonAffine("it multiplies two variables");
+    }
+    return nonAffine("operator '" + B->getOpcodeStr().str() +
+                     "' on a variable");
+  }
+  return nonAffine("unsupported construct");
+}
+
+// --- Accesses and the array ------------------------------------------------
+
+bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
+  const auto *B = dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
+  if (B && (B->getOpcode() == clang::BO_Rem || B->getOpcode() == clang::BO_And)) {
+    std::optional<int64_t> M = constantValue(B->getRHS());
+    bool IsRem = B->getOpcode() == clang::BO_Rem;
+    if (M && ((IsRem && *M == 2) || (!IsRem && *M == 1))) {
+      std::optional<AffineExpr> Base = toAffine(B->getLHS());
+      if (!Base)
+        return false;
+      A.TimeBase = *Base;
+      A.Modulus = 2;
+      A.SignedRemainder = IsRem;
+      return true;
+    }
+    if (M && IsRem && *M > 2) {
+      D.error(Reject::NotDoubleBuffered, E->getSourceRange(),
+              "the plane index cycles through " + std::to_string(*M) +
+                  " planes; an5dc handles double buffering: '(t + 1) % 2' "
+                  "for the write and 't % 2' for the reads");
+      return false;
+    }
+  }
+  D.error(Reject::NotDoubleBuffered, E->getSourceRange(),
+          "the first index must select a plane of the double buffer, as "
+          "'(t + 1) % 2' for the write and 't % 2' for the reads ('& 1' works "
+          "too)");
+  return false;
+}
+
+bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
+  ArrayVar = V;
+  ArrayInfo &A = S.Array;
+  A.Name = V->getName().str();
+  A.DeclRange = V->getSourceRange();
+  clang::QualType T = V->getType();
+  A.Form = ArrayForm::LocalOrGlobal;
+  if (const auto *P = dyn_cast<clang::ParmVarDecl>(V)) {
+    T = P->getOriginalType();
+    A.Form = ArrayForm::ArrayParam;
+  }
+  if (const auto *Ptr = T->getAs<clang::PointerType>()) {
+    A.Form = ArrayForm::PointerToArray;
+    A.Extents.push_back(std::nullopt);
+    A.ExtentText.push_back("");
+    T = Ptr->getPointeeType();
+  }
+  while (const clang::ArrayType *AT = Ctx.getAsArrayType(T)) {
+    if (const auto *CA = dyn_cast<clang::ConstantArrayType>(AT)) {
+      int64_t N = CA->getSize().getSExtValue();
+      A.Extents.push_back(AffineExpr::constant(N));
+      A.ExtentText.push_back(std::to_string(N));
+    } else if (const auto *VA = dyn_cast<clang::VariableArrayType>(AT)) {
+      const clang::Expr *Size = VA->getSizeExpr();
+      if (Size && !checkNestingDepth(Size, D))
+        return false;
+      std::optional<AffineExpr> E = Size ? toAffine(Size) : std::nullopt;
+      if (!E)
+        return false;
+      A.Extents.push_back(E);
+      A.ExtentText.push_back(spelling(Size->getSourceRange()));
+    } else {
+      A.Extents.push_back(std::nullopt);
+      A.ExtentText.push_back("");
+    }
+    T = AT->getElementType();
+  }
+  ScalarType Elem = scalarTypeOf(T);
+  if (Elem != ScalarType::Float && Elem != ScalarType::Double) {
+    D.error(Reject::ElementType, Use,
+            "the stencil array '" + A.Name + "' has elements of type '" +
+                T.getAsString() + "'; an5dc handles float and double");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
+  S.Elem = Elem == ScalarType::Float ? ElemType::Float : ElemType::Double;
+  A.Elem = S.Elem;
+  if (A.Extents.size() != 1 + S.Space.size()) {
+    D.error(Reject::Dimensionality, Use,
+            "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
+                " dimensions; a stencil over " +
+                std::to_string(S.Space.size()) +
+                " spatial loops needs a plane dimension plus one per loop, "
+                "e.g. 'float (*A)[n][m]' or 'float A[2][N][M]'");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
+  return true;
+}
+
+/// Parses A[plane][s0][s1]... into an Access of the stencil array.
+bool Extractor::parseAccess(const clang::Expr *E, Access &A) {
+  std::vector<const clang::Expr *> Indices;
+  const clang::Expr *Base = E->IgnoreParens();
+  while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base)) {
+    Indices.insert(Indices.begin(), Sub->getIdx());
+    Base = Sub->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *Ref = dyn_cast<clang::DeclRefExpr>(Base);
+  const auto *V = Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+  if (!V) {
+    D.error(Reject::UnsupportedExpr, E->getSourceRange(),
+            "the stencil array must be accessed through a variable, as "
+            "'A[t % 2][i][j]'");
+    return false;
+  }
+  if (!ArrayVar) {
+    if (!describeArray(V, E->getSourceRange()))
+      return false;
+  } else if (V != ArrayVar) {
+    D.error(Reject::MultipleArrays, E->getSourceRange(),
+            "reads array '" + V->getName().str() + "', but the stencil writes '" +
+                S.Array.Name + "'; an5dc handles one double-buffered array "
+                "(read A[t % 2], write A[(t + 1) % 2])");
+    return false;
+  }
+  if (Indices.size() != 1 + S.Space.size()) {
+    D.error(Reject::Dimensionality, E->getSourceRange(),
+            "'" + S.Array.Name + "' is indexed with " +
+                std::to_string(Indices.size()) + " subscripts; expected " +
+                std::to_string(1 + S.Space.size()) +
+                " (the plane, then one per spatial loop)");
+    return false;
+  }
+  A.Range = E->getSourceRange();
+  if (!parsePlaneIndex(Indices[0], A))
+    return false;
+  for (size_t I = 1; I < Indices.size(); ++I) {
+    std::optional<AffineExpr> X = toAffine(Indices[I]);
+    if (!X)
+      return false;
+    A.Space.push_back(*X);
+  }
+  return true;
+}
+
+/// The plane of every access must follow the outermost (time) loop.
+bool Extractor::checkPlaneIndices() {
+  auto check = [&](const Access &A) {
+    for (const Loop &L : S.Space)
+      if (A.TimeBase.coeff(L.Iter) != 0) {
+        D.error(Reject::TimeNotOutermost, A.Range,
+                "the plane index uses '" + L.Iter +
+                    "', a spatial loop; the loop whose iterator selects the "
+                    "plane is the time loop and must be the outermost loop");
+        D.note(S.Time.Range, "the outermost loop is over '" + S.Time.Iter +
+                                 "'");
+        return false;
+      }
+    AffineExpr Rest = A.TimeBase - AffineExpr::symbol(S.Time.Iter);
+    if (A.TimeBase.coeff(S.Time.Iter) != 1 || !Rest.isConstant()) {
+      D.error(Reject::NotDoubleBuffered, A.Range,
+              "the plane index must be '(" + S.Time.Iter + " + k) % 2' with "
+              "a constant k");
+      return false;
+    }
+    return true;
+  };
+  if (!check(S.Write))
+    return false;
+  for (const Access &R : S.Reads)
+    if (!check(R))
+      return false;
+  return true;
+}

@@ -1,0 +1,251 @@
+//===- ExtractUpdate.cpp - The update expression ---------------------------===//
+//
+// The assignment in the innermost loop: its write and the expression tree
+// of its right-hand side (reads, scalars, literals, operators, math calls).
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+#include "clang/Lex/Lexer.h"
+
+#include <set>
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+using clang::isa;
+using llvm::dyn_cast_or_null;
+
+namespace {
+
+/// Pure math functions an update may call: libm names and their f/l forms.
+bool isPureMathFunction(llvm::StringRef Name) {
+  static const std::set<std::string> Base = {
+      "sqrt",  "cbrt",  "fabs",  "exp",   "exp2",     "expm1", "log",
+      "log2",  "log10", "log1p", "pow",   "sin",      "cos",   "tan",
+      "asin",  "acos",  "atan",  "atan2", "sinh",     "cosh",  "tanh",
+      "floor", "ceil",  "round", "trunc", "fmin",     "fmax",  "fma",
+      "hypot", "erf",   "erfc",  "fmod",  "copysign", "fdim"};
+  if (Base.count(Name.str()))
+    return true;
+  // The float and long double forms: sqrtf, sqrtl, ...
+  if (!Name.empty() && (Name.back() == 'f' || Name.back() == 'l') &&
+      Base.count(Name.drop_back().str()))
+    return true;
+  return Name == "abs" || Name == "labs";
+}
+
+} // namespace
+
+ScalarType frontend::scalarTypeOf(clang::QualType T) {
+  T = T.getCanonicalType();
+  if (const auto *B = T->getAs<clang::BuiltinType>()) {
+    switch (B->getKind()) {
+    case clang::BuiltinType::Float: return ScalarType::Float;
+    case clang::BuiltinType::Double: return ScalarType::Double;
+    case clang::BuiltinType::LongDouble: return ScalarType::LongDouble;
+    default:
+      if (B->isInteger())
+        return ScalarType::Int;
+    }
+  }
+  return ScalarType::Other;
+}
+
+// --- The update --------------------------------------------------------------
+
+std::string Extractor::spelling(clang::SourceRange R) {
+  clang::CharSourceRange CR = clang::CharSourceRange::getTokenRange(
+      SM.getSpellingLoc(R.getBegin()), SM.getSpellingLoc(R.getEnd()));
+  return clang::Lexer::getSourceText(CR, SM, Ctx.getLangOpts()).str();
+}
+
+std::optional<Expr> Extractor::scalarRef(const clang::DeclRefExpr *Ref) {
+  if (const auto *EC = dyn_cast<clang::EnumConstantDecl>(Ref->getDecl())) {
+    Expr Lit;
+    Lit.K = Expr::Literal;
+    Lit.Type = ScalarType::Int;
+    Lit.Text = std::to_string(EC->getInitVal().getSExtValue());
+    Lit.Range = Ref->getSourceRange();
+    return Lit;
+  }
+  const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
+  ScalarType T = V ? scalarTypeOf(V->getType()) : ScalarType::Other;
+  if (!V || T == ScalarType::Other) {
+    D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
+            "'" + Ref->getNameInfo().getAsString() +
+                "' is not a number; the update may read the stencil array, "
+                "numeric variables, literals and math functions");
+    return std::nullopt;
+  }
+  if (Iterators.count(V)) {
+    D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
+            "the update uses loop iterator '" + V->getName().str() +
+                "' as a value; an5dc needs the same update at every cell and "
+                "step (a position-dependent coefficient can come from a second "
+                "array in a later version)");
+    return std::nullopt;
+  }
+  Expr E;
+  E.K = Expr::Scalar;
+  E.Type = T;
+  E.Text = V->getName().str();
+  E.Range = Ref->getSourceRange();
+  auto [It, New] = ScalarIndex.emplace(V, S.Scalars.size());
+  if (New) {
+    auto [Known, Inserted] = NamedVars.emplace(E.Text, V);
+    if (!Inserted && Known->second != V) {
+      D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
+              "two different variables are named '" + E.Text +
+                  "' in the scop; rename one of them");
+      return std::nullopt;
+    }
+    S.Scalars.push_back({E.Text, T, V->getType().isConstQualified(), E.Range});
+  }
+  return E;
+}
+
+std::optional<Expr> Extractor::callExpr(const clang::CallExpr *Call) {
+  const clang::FunctionDecl *F = Call->getDirectCallee();
+  std::string Name = F ? F->getName().str() : std::string("<indirect>");
+  if (!F || !isPureMathFunction(Name) || F->isVariadic() ||
+      F->getNumParams() != Call->getNumArgs()) {
+    D.error(Reject::ImpureCall, Call->getSourceRange(),
+            "call to '" + Name + "', which an5dc does not know to be pure; "
+                "the update may call math functions such as sqrt, fabs, exp, "
+                "pow, fmin and fmax (and their float forms sqrtf, ...)");
+    return std::nullopt;
+  }
+  Expr E;
+  E.K = Expr::Call;
+  E.Type = scalarTypeOf(Call->getType());
+  E.Text = Name;
+  E.Range = Call->getSourceRange();
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    std::optional<Expr> A = toExpr(Call->getArg(I));
+    if (!A)
+      return std::nullopt;
+    E.Args.push_back(std::move(*A));
+    E.ParamTypes.push_back(scalarTypeOf(F->getParamDecl(I)->getType()));
+  }
+  return E;
+}
+
+std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
+  auto unsupported = [&](const std::string &What) -> std::optional<Expr> {
+    D.error(Reject::UnsupportedExpr, CE->getSourceRange(),
+            What + " is not supported in the update; an5dc handles + - * /, "
+                   "unary minus, casts, parentheses, literals, numeric "
+                   "variables, reads of the stencil array and math calls");
+    return std::nullopt;
+  };
+  // Ranges come from the operands: clang finds a binary operator's start by
+  // walking down its left operands, quadratic over a long sum.
+  while (const auto *ICE = dyn_cast<clang::ImplicitCastExpr>(CE))
+    CE = ICE->getSubExpr();
+  Expr E;
+  E.Type = scalarTypeOf(CE->getType());
+  if (isa<clang::FloatingLiteral>(CE) || isa<clang::IntegerLiteral>(CE)) {
+    E.Range = CE->getSourceRange();
+    E.K = Expr::Literal;
+    E.Text = spelling(CE->getSourceRange());
+    return E;
+  }
+  if (const auto *P = dyn_cast<clang::ParenExpr>(CE)) {
+    std::optional<Expr> Inner = toExpr(P->getSubExpr());
+    if (!Inner)
+      return std::nullopt;
+    E.K = Expr::Paren;
+    E.Range = P->getSourceRange();
+    E.Args.push_back(std::move(*Inner));
+    return E;
+  }
+  if (isa<clang::ArraySubscriptExpr>(CE)) {
+    Access A;
+    if (!parseAccess(CE, A))
+      return std::nullopt;
+    E.K = Expr::Read;
+    E.Range = A.Range;
+    E.ReadIndex = S.Reads.size();
+    S.Reads.push_back(std::move(A));
+    return E;
+  }
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(CE))
+    return scalarRef(Ref);
+  if (const auto *U = dyn_cast<clang::UnaryOperator>(CE)) {
+    if (U->getOpcode() != clang::UO_Minus && U->getOpcode() != clang::UO_Plus)
+      return unsupported("operator '" +
+                         clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
+                         "'");
+    std::optional<Expr> Sub = toExpr(U->getSubExpr());
+    if (!Sub)
+      return std::nullopt;
+    E.K = Expr::Unary;
+    E.Range = clang::SourceRange(U->getOperatorLoc(), Sub->Range.getEnd());
+    E.Text = clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str();
+    E.Args.push_back(std::move(*Sub));
+    return E;
+  }
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(CE)) {
+    clang::BinaryOperatorKind Op = B->getOpcode();
+    if (Op != clang::BO_Add && Op != clang::BO_Sub && Op != clang::BO_Mul &&
+        Op != clang::BO_Div)
+      return unsupported("operator '" + B->getOpcodeStr().str() + "'");
+    std::optional<Expr> L = toExpr(B->getLHS());
+    if (!L)
+      return std::nullopt;
+    std::optional<Expr> R = toExpr(B->getRHS());
+    if (!R)
+      return std::nullopt;
+    E.K = Expr::Binary;
+    E.Range = clang::SourceRange(L->Range.getBegin(), R->Range.getEnd());
+    E.Text = B->getOpcodeStr().str();
+    E.Args.push_back(std::move(*L));
+    E.Args.push_back(std::move(*R));
+    return E;
+  }
+  if (const auto *Call = dyn_cast<clang::CallExpr>(CE))
+    return callExpr(Call);
+  if (const auto *Cast = dyn_cast<clang::CStyleCastExpr>(CE)) {
+    if (E.Type == ScalarType::Other)
+      return unsupported("a cast to '" + Cast->getType().getAsString() + "'");
+    std::optional<Expr> Sub = toExpr(Cast->getSubExpr());
+    if (!Sub)
+      return std::nullopt;
+    E.K = Expr::Cast;
+    E.Range = clang::SourceRange(Cast->getLParenLoc(), Sub->Range.getEnd());
+    E.Text = scalarTypeName(E.Type);
+    E.Args.push_back(std::move(*Sub));
+    return E;
+  }
+  if (isa<clang::ConditionalOperator>(CE))
+    return unsupported("the conditional operator '?:'");
+  return unsupported("this expression");
+}
+
+bool Extractor::parseAssignment(const clang::Stmt *Body) {
+  const auto *E = dyn_cast_or_null<clang::Expr>(Body);
+  const auto *BO = E ? dyn_cast<clang::BinaryOperator>(E->IgnoreParens())
+                     : nullptr;
+  if (const auto *CA = dyn_cast_or_null<clang::CompoundAssignOperator>(BO)) {
+    D.error(Reject::UnsupportedExpr, CA->getSourceRange(),
+            "compound assignment '" + CA->getOpcodeStr().str() +
+                "' reads the plane being written; write the full update, "
+                "'A[(t + 1) % 2][i][j] = ...'");
+    return false;
+  }
+  if (!BO || BO->getOpcode() != clang::BO_Assign ||
+      !isa<clang::ArraySubscriptExpr>(BO->getLHS()->IgnoreParens())) {
+    D.error(Reject::NotALoopNest, Body->getSourceRange(),
+            "the innermost loop must hold one assignment to the stencil "
+            "array, 'A[(t + 1) % 2][i][j] = ...;'");
+    return false;
+  }
+  if (!parseAccess(BO->getLHS(), S.Write))
+    return false;
+  std::optional<Expr> U = toExpr(BO->getRHS());
+  if (!U)
+    return false;
+  S.Update = std::move(*U);
+  return true;
+}

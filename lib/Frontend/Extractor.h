@@ -1,0 +1,105 @@
+//===- Extractor.h - Scop region to stencil description (private) ---------===//
+//
+// One Extractor walks the Clang AST of one scop region and fills one
+// Stencil. The region, loop nest and loop headers are read in Extract.cpp,
+// affine expressions, array accesses and the array in ExtractAccess.cpp, the
+// update expression in ExtractUpdate.cpp. Every construct outside the
+// accepted input language is reported with its source range and what would
+// be accepted instead; a member returning false or nullopt has reported.
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_LIB_FRONTEND_EXTRACTOR_H
+#define AN5D_LIB_FRONTEND_EXTRACTOR_H
+
+#include "an5d/Frontend.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace an5d {
+namespace frontend {
+
+/// The scalar type of T; Other for anything but integers and floating types.
+ScalarType scalarTypeOf(clang::QualType T);
+
+/// Reads the one scop region of a parsed session into a Stencil.
+class Extractor {
+public:
+  Extractor(SourceSession &Session)
+      : Ctx(Session.ast()), SM(Session.sources()), D(Session.diags()),
+        Pragmas(Session.pragmas()) {}
+
+  /// The stencil, or nullopt after the first error was reported.
+  std::optional<Stencil> run();
+
+private:
+  // Region and nest structure (Extract.cpp).
+  bool findRegion(clang::SourceLocation &Begin, clang::SourceLocation &End);
+  const clang::FunctionDecl *enclosingFunction(clang::SourceLocation Loc);
+  const clang::Stmt *regionStatement(const clang::FunctionDecl *F,
+                                     clang::SourceLocation Begin,
+                                     clang::SourceLocation End);
+  bool collectNest(const clang::Stmt *Top,
+                   std::vector<const clang::ForStmt *> &Loops,
+                   const clang::Stmt *&Body);
+  const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
+  bool parseLoop(const clang::ForStmt *F, Loop &L);
+  bool parseIterator(const clang::ForStmt *F, const clang::VarDecl *&Var,
+                     const clang::Expr *&Init);
+  bool parseCondition(const clang::ForStmt *F, const clang::VarDecl *Var,
+                      Loop &L);
+  bool parseIncrement(const clang::ForStmt *F, const clang::VarDecl *Var);
+  bool checkRectangular(const std::vector<const clang::ForStmt *> &Loops);
+
+  // Affine expressions, accesses and the array (ExtractAccess.cpp).
+  std::optional<AffineExpr> toAffine(const clang::Expr *E);
+  std::optional<int64_t> constantValue(const clang::Expr *E);
+  bool parseAccess(const clang::Expr *E, Access &A);
+  bool parsePlaneIndex(const clang::Expr *E, Access &A);
+  bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
+  bool checkPlaneIndices();
+
+  // The update expression (ExtractUpdate.cpp).
+  bool parseAssignment(const clang::Stmt *Body);
+  std::optional<Expr> toExpr(const clang::Expr *E);
+  std::optional<Expr> scalarRef(const clang::DeclRefExpr *Ref);
+  std::optional<Expr> callExpr(const clang::CallExpr *Call);
+  std::string spelling(clang::SourceRange R);
+
+  bool isBefore(clang::SourceLocation A, clang::SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  }
+  void addParam(const std::string &Name) {
+    for (const std::string &P : S.Params)
+      if (P == Name)
+        return;
+    S.Params.push_back(Name);
+  }
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  Diagnoser &D;
+  const std::vector<SourceSession::Pragma> &Pragmas;
+  Stencil S; // filled as the parts are read
+  // The loops' iterators, the names of the variables read so far (two
+  // variables may not share one), the stencil array once seen, and each
+  // scalar's index in S.Scalars.
+  std::map<const clang::VarDecl *, std::string> Iterators;
+  std::map<std::string, const clang::VarDecl *> NamedVars;
+  const clang::VarDecl *ArrayVar = nullptr;
+  std::map<const clang::VarDecl *, unsigned> ScalarIndex;
+};
+
+} // namespace frontend
+} // namespace an5d
+
+#endif
