@@ -5,14 +5,20 @@
 // choices and the naive scheme are all reached), the rest is the input
 // file, given to the frontend from memory. The pipeline is the driver's
 // own (runDriver, tools/an5dc/Driver.h), with -o, so every stage up to the
-// CUDA text runs; the text stays in memory.
+// CUDA text runs, the kernel verifier included; the text stays in memory.
+// Rejecting the input is fine; a verifier finding aborts (an5dc's bug).
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 using namespace an5d;
 using namespace an5dc;
@@ -58,6 +64,26 @@ DriverOptions optionSet(uint8_t Choice) {
   return O;
 }
 
+/// Test hook, the fuzzer's --kernel-drop: AN5D_FUZZ_KERNEL_DROP=wait,
+/// barrier, commit or advance removes that operation from every kernel
+/// body, so that test/Fuzz/verifier-abort.test sees a finding abort.
+std::optional<KernelOpKind> kernelDropFromEnv() {
+  const char *Env = std::getenv("AN5D_FUZZ_KERNEL_DROP");
+  if (!Env)
+    return std::nullopt;
+  const std::pair<const char *, KernelOpKind> Names[] = {
+      {"wait", KernelOpKind::Wait},
+      {"barrier", KernelOpKind::Barrier},
+      {"commit", KernelOpKind::Commit},
+      {"advance", KernelOpKind::Advance}};
+  for (const auto &[Name, Kind] : Names)
+    if (std::strcmp(Env, Name) == 0)
+      return Kind;
+  std::fprintf(stderr, "AN5D_FUZZ_KERNEL_DROP='%s' is not wait, barrier, "
+                       "commit or advance\n", Env);
+  std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
@@ -65,10 +91,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   DriverOptions O = optionSet(Data[0]);
   O.EmitCuda = true;
+  static const std::optional<KernelOpKind> Drop = kernelDropFromEnv();
+  O.KernelDrop = Drop;
   O.Frontend.InputFile = "fuzz.c";
   O.Frontend.InputText =
       std::string(reinterpret_cast<const char *>(Data) + 1, Size - 1);
   DriverOutput Out;
-  runDriver(O, Out);
+  int Status = runDriver(O, Out);
+  // A verifier finding is a bug in an5dc (runDriver printed it): abort, so
+  // that libFuzzer reports the input as a crash and keeps it.
+  if (!Out.InternalErrors.empty() || Status == InternalErrorStatus)
+    std::abort();
   return 0;
 }
