@@ -21,6 +21,7 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%an5dc_emucc", os.path.join(config.an5d_bin_dir, "an5dc-emucc")))
 config.substitutions.append(("%an5dc", os.path.join(config.an5d_bin_dir, "an5dc")))
 config.substitutions.append(("%benchmarks", os.path.join(config.an5d_src_root, "benchmarks")))
+config.substitutions.append(("%an5d_src", config.an5d_src_root))
 config.substitutions.append(("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
 
 # nvcc, where installed, lets tests read ptxas's register and spill report.
@@ -29,3 +30,8 @@ _nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/
 if _nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", _nvcc))
+
+# The fuzzer, where the build has it (-DAN5D_FUZZ=ON, fuzz/).
+if getattr(config, "an5d_fuzz", "").upper() in ("ON", "TRUE", "YES", "1"):
+    config.available_features.add("fuzzer")
+    config.substitutions.append(("%an5d_fuzz", os.path.join(config.an5d_bin_dir, "an5d-fuzz")))

@@ -35,6 +35,9 @@ constexpr unsigned MaxExprDepth = 20000;
 struct FrontendOptions {
   std::string InputFile;
   std::vector<std::string> CompilerArgs; // what the user put after "--"
+  /// When set, the input file's text, read from memory instead of
+  /// InputFile (which still names it in diagnostics): the fuzzer's input.
+  std::optional<std::string> InputText;
 };
 
 /// The parsed translation unit, alive for the whole pipeline so that every

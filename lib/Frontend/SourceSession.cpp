@@ -11,8 +11,10 @@
 #include "clang/Frontend/Utils.h"
 #include "clang/Lex/Pragma.h"
 #include "clang/Lex/Preprocessor.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #ifndef AN5D_CLANG_RESOURCE_DIR
 #error "AN5D_CLANG_RESOURCE_DIR must be defined by the build"
@@ -109,6 +111,14 @@ std::unique_ptr<SourceSession> SourceSession::create(const FrontendOptions &Opts
     return S;
   // The engine predates the invocation: its limit is set here.
   S->CI->getDiagnostics().setErrorLimit(Inv->getDiagnosticOpts().ErrorLimit);
+  // The driver asks cc1 to leave the AST and Sema unfreed at exit
+  // (-disable-free); the session owns them and frees them.
+  Inv->getFrontendOpts().DisableFree = false;
+  if (Opts.InputText)
+    Inv->getPreprocessorOpts().addRemappedFile(
+        Opts.InputFile,
+        llvm::MemoryBuffer::getMemBufferCopy(*Opts.InputText, Opts.InputFile)
+            .release());
   S->CI->setInvocation(std::shared_ptr<clang::CompilerInvocation>(std::move(Inv)));
   if (S->CI->getFrontendOpts().Inputs.size() != 1 || !S->CI->createTarget())
     return S;

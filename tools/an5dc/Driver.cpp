@@ -1,0 +1,483 @@
+//===- Driver.cpp - The an5dc pipeline behind the command line ------------===//
+//
+// The pipeline in order: frontend, polyhedral model, analysis, the
+// performance model's choice of parameters (what the user did not give),
+// the plan and the CUDA emission. '--dump=<stage>' prints a stage's result
+// and stops there.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+#include "SourceText.h"
+
+#include "an5d/Analysis.h"
+#include "an5d/CodeGen.h"
+#include "an5d/Model.h"
+#include "an5d/Polyhedral.h"
+#include "an5d/Stack.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
+
+using namespace an5d;
+using namespace an5dc;
+
+namespace {
+
+/// Parses -bS "X" or "X,Y" into sizes; false on a malformed list.
+bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Text).split(Parts, ',');
+  for (llvm::StringRef Part : Parts) {
+    int64_t V = 0;
+    if (Part.trim().getAsInteger(10, V))
+      return false;
+    Out.push_back(V);
+  }
+  return !Out.empty() && Out.size() <= 2;
+}
+
+/// Prints the model's ranking as CSV, every configuration.
+void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
+  OS << "rank,bT,bS,hSN,cells,halo_rows,kernel,GFLOP/s,ms_per_step,limit,registers,"
+        "register_cap,spills,blocks_per_sm,compute_us,issue_us,shared_us,"
+        "global_us,wave_efficiency,latency_efficiency\n";
+  for (size_t I = 0; I < R.size(); ++I) {
+    const Prediction &P = R[I];
+    std::string BS = userBlockSizes(P.BS, "x");
+    OS << llvm::format("%zu,%lld,%s,%lld,%lld,%d,%s,%.1f,%.6f,%s,%lld,%lld,%d,"
+                       "%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
+                       I + 1, (long long)P.BT, BS.c_str(),
+                       (long long)P.StreamBlock, (long long)P.Cells,
+                       int(P.HaloRows), kernelKindName(P.Kernel),
+                       P.GFlops, P.SecondsPerStep * 1e3,
+                       P.Limit.substr(0, P.Limit.find(" (")).c_str(),
+                       (long long)P.Registers, (long long)P.RegisterCap,
+                       int(P.Spills), (long long)P.BlocksPerSM,
+                       P.TimeCompute * 1e6, P.TimeIssue * 1e6,
+                       P.TimeShared * 1e6, P.TimeGlobal * 1e6,
+                       P.WaveEfficiency, P.LatencyEfficiency);
+  }
+}
+
+/// The header's account of a plan the model chose.
+std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
+                        const ProblemSize &Size, const std::string &Fixed,
+                        size_t Rank, size_t Count) {
+  std::string Text =
+      "chosen by the performance model (an5dc --model) for " + D.Name +
+      ", grid " + sizeText(Size) + (Fixed.empty() ? "" : ", " + Fixed) +
+      (Count > 1 ? "; candidate " + std::to_string(Rank + 1) + " of " +
+                       std::to_string(Count)
+                 : "") +
+      ": predicted " + llvm::formatv("{0:f1}", R.GFlops).str() +
+      " GFLOP/s, limited by " + R.Limit + "; " +
+      std::to_string(R.Registers) + " registers estimated (cap " +
+      std::to_string(R.RegisterCap) + ")";
+  return Text;
+}
+
+/// The plan of PO with the vector-cell parameters the user left out taken
+/// from the shape that measured fastest for the 3D stars on an H200
+/// (docs/performance.md): bT 1, -bS 32,16, --sl 64, --cells 2; Defaults
+/// lists those taken. False when makePlan fails, after reporting its error
+/// when Report.
+bool planVectorCells(const DriverOptions &O, const Stencil &S,
+                     const StencilAnalysis &A, PlanOptions PO, Plan &P,
+                     std::string &Defaults, bool Report = true) {
+  auto fill = [&](bool Given, const std::string &Text, const auto &Set) {
+    if (Given)
+      return;
+    Set();
+    Defaults += " " + Text;
+  };
+  fill(O.BT.has_value(), "-bT 1", [&] { PO.BT = 1; });
+  // A 3D block: in 2D, makePlan says that --kvec is for 3D stencils.
+  if (S.numSpaceDims() == 3)
+    fill(O.BS.has_value(), "-bS 32,16", [&] { PO.BS = {32, 16}; });
+  fill(O.StreamBlock.has_value(), "--sl 64", [&] { PO.StreamBlock = 64; });
+  fill(O.Cells.has_value(), "--cells 2", [&] { PO.Cells = 2; });
+  std::string Error;
+  if (makePlan(S, A, PO, P, Error))
+    return true;
+  if (Report)
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+  return false;
+}
+
+/// The plan of --kvec (planVectorCells). The model does not rank
+/// vector-cell shapes yet, so --model refuses them. False after reporting
+/// an error.
+bool vectorPlan(const DriverOptions &O, const Stencil &S,
+                const StencilAnalysis &A, const PlanOptions &PO, bool Listing,
+                std::vector<Plan> &Plans) {
+  if (Listing) {
+    llvm::errs() << "an5dc: error: --model does not rank vector-cell "
+                    "configurations yet; drop --kvec, or give its "
+                    "parameters\n";
+    return false;
+  }
+  Plan P;
+  std::string Defaults;
+  if (!planVectorCells(O, S, A, PO, P, Defaults))
+    return false;
+  std::string Given = "-bT " + std::to_string(P.BT) + " -bS " +
+                      userBlockSizes(P.BS) + " --sl " +
+                      std::to_string(P.StreamBlock) + " --cells " +
+                      std::to_string(P.Cells) + " --kvec " +
+                      std::to_string(P.VecK);
+  P.Origin = Defaults.empty()
+                 ? "given on the command line (" + Given + ")"
+                 : "--kvec " + std::to_string(P.VecK) + " with" + Defaults +
+                       " (the vector-cell defaults; the model does not rank "
+                       "vector-cell shapes yet)";
+  Plans.push_back(P);
+  return true;
+}
+
+/// --autotune's vector-cell candidate: --kvec's vector (by default 16
+/// bytes) planned by planVectorCells, appended to Plans. Without --kvec
+/// only where vector cells apply (3D, diagonal-access free, the star or
+/// auto kernel, no --halo-rows) and makePlan accepts the block; with it,
+/// makePlan says why not. The model does not rank it; the program's first
+/// run times it with the others. False after reporting an error.
+bool addVectorCandidate(const DriverOptions &O, const Stencil &S,
+                        const StencilAnalysis &A, PlanOptions PO,
+                        std::vector<Plan> &Plans) {
+  bool Asked = PO.VecK > 1;
+  if (!Asked)
+    PO.VecK = MaxVectorBytes / elemTypeBytes(S.Elem);
+  clang::SourceRange Where;
+  bool Applies = S.numSpaceDims() == 3 &&
+                 vectorRefusal(S, A, PO.VecK, Where).empty() &&
+                 (PO.Kernel == KernelKind::Auto ||
+                  PO.Kernel == KernelKind::Star) &&
+                 !PO.HaloRows;
+  if (!Asked && !Applies)
+    return true;
+  Plan P;
+  std::string Defaults;
+  if (!planVectorCells(O, S, A, PO, P, Defaults, /*Report=*/Asked))
+    return !Asked; // a candidate the user did not ask for is left out
+  P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
+             (Defaults.empty() ? std::string() : " with" + Defaults) +
+             " (the vector-cell defaults; not ranked by the model)";
+  Plans.push_back(P);
+  return true;
+}
+
+/// The device of --gpu, with --model-calibration's figures. False after
+/// reporting an error.
+bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
+  const DeviceSpec *Found = findDevice(O.Gpu);
+  if (!Found) {
+    std::string Known;
+    for (const DeviceSpec &D : deviceTable())
+      Known += (Known.empty() ? "" : ", ") + D.Name;
+    llvm::errs() << "an5dc: error: --gpu '" << O.Gpu
+                 << "' is not a GPU the model knows; use one of " << Known
+                 << "\n";
+    return false;
+  }
+  Calibrated = *Found;
+  if (!O.Calibration.empty()) {
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    llvm::StringRef(O.Calibration).split(Parts, ',');
+    if (Parts.size() != 3 ||
+        Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
+        Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
+        Parts[2].getAsDouble(Calibrated.EdgeSlowdown)) {
+      llvm::errs() << "an5dc: error: --model-calibration takes three numbers, "
+                      "e.g. 24,12,3\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The plans to emit for PO (whose Gpu is Dev's): the user's parameters
+/// when -bT, -bS and --sl are all given; otherwise the model's best for
+/// --gpu and --size among the configurations that keep what the user gave
+/// (its top K with --autotune=K). With --model or --model-csv prints the
+/// ranking and leaves Plans empty. False after reporting an error.
+bool choosePlans(const DriverOptions &O, const Stencil &S,
+                 const StencilAnalysis &A, const PlanOptions &PO,
+                 const DeviceSpec *Dev, std::vector<Plan> &Plans,
+                 std::vector<Prediction> &Predictions) {
+  ProblemSize Size = paperSize(S.numSpaceDims());
+  std::string Error;
+  if (O.Size && !parseProblemSize(*O.Size, S.numSpaceDims(), Size, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
+  }
+  unsigned Autotune = O.Autotune.value_or(0);
+  bool Listing = O.Model || O.ModelCsv;
+  if (PO.Run == Scheme::Naive && (Listing || Autotune)) {
+    llvm::errs() << "an5dc: error: " << (Autotune ? "--autotune" : "--model")
+                 << " chooses N.5D parameters; it has nothing to choose with "
+                    "--scheme=naive\n";
+    return false;
+  }
+  if (PO.Run == Scheme::N5D && PO.VecK > 1 && Autotune <= 1)
+    return vectorPlan(O, S, A, PO, Listing, Plans);
+  bool AllGiven = O.BT && O.BS && O.StreamBlock;
+  if (PO.Run == Scheme::N5D && (Listing || Autotune > 1 || !AllGiven)) {
+    SearchConstraints C;
+    std::string Fixed;
+    if (O.BT) {
+      C.BT = PO.BT;
+      Fixed += " -bT " + std::to_string(PO.BT);
+    }
+    if (O.BS) {
+      C.BS = PO.BS;
+      Fixed += " -bS " + *O.BS;
+    }
+    if (O.StreamBlock) {
+      C.StreamBlock = PO.StreamBlock;
+      Fixed += " --sl " + std::to_string(PO.StreamBlock);
+    }
+    if (O.Cells) {
+      C.Cells = PO.Cells;
+      Fixed += " --cells " + std::to_string(PO.Cells);
+    }
+    if (O.HaloRows) {
+      C.HaloRows = PO.HaloRows;
+      if (PO.HaloRows)
+        Fixed += " --halo-rows";
+    }
+    if (!Fixed.empty())
+      Fixed = "given" + Fixed;
+    // The model ranks the scalar kernels; --autotune adds a vector one.
+    PlanOptions Scalar = PO;
+    Scalar.VecK = 1;
+    std::vector<Prediction> Ranking =
+        rankConfigurations(S, A, Scalar, C, Size, *Dev);
+    if (O.ModelCsv) {
+      printRankingCsv(llvm::outs(), Ranking);
+      return true;
+    }
+    if (O.Model) {
+      printRanking(llvm::outs(), S, A, Ranking, Size, *Dev, O.ModelTop);
+      if (!Ranking.empty())
+        return true;
+      Plan P;
+      llvm::errs() << "an5dc: error: no configuration of the search space "
+                      "fits "
+                   << Dev->Name
+                   << (makePlan(S, A, PO, P, Error) ? "" : ": " + Error)
+                   << "\n";
+      return false;
+    }
+    if (!Ranking.empty() && Ranking.front().Spills)
+      llvm::errs() << "an5dc: warning: every configuration is predicted to "
+                      "spill registers on "
+                   << Dev->Name << "; using the fastest predicted\n";
+    size_t Count = std::min<size_t>(Ranking.size(), std::max(1u, unsigned(Autotune)));
+    for (size_t I = 0; I < Count; ++I) {
+      Plan P;
+      bool Planned = makePlan(S, A, optionsOf(Ranking[I], Scalar), P, Error);
+      assert(Planned && "the model ranks only configurations that plan");
+      (void)Planned;
+      P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
+      Plans.push_back(P);
+      Predictions.push_back(Ranking[I]);
+    }
+    if (Autotune > 1 && !addVectorCandidate(O, S, A, PO, Plans))
+      return false;
+    if (!Plans.empty())
+      return true;
+  }
+  Plan P;
+  if (!makePlan(S, A, PO, P, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
+    return false;
+  }
+  if (PO.Run == Scheme::N5D) {
+    P.Origin = "given on the command line (-bT " + std::to_string(PO.BT) +
+               " -bS " + O.BS.value_or("") + " --sl " +
+               std::to_string(PO.StreamBlock) +
+               (O.Cells
+                    ? " --cells " + std::to_string(PO.Cells)
+                    : std::string()) +
+               (PO.HaloRows ? " --halo-rows" : "") +
+               (PO.VecK > 1 ? " --kvec " + std::to_string(PO.VecK)
+                            : std::string()) +
+               ")";
+    Predictions.push_back(predict(S, A, P, Size, *Dev));
+  }
+  Plans.push_back(P);
+  return true;
+}
+
+/// Runs the pipeline on the calling thread (runDriver's contract).
+int runPipeline(const DriverOptions &O, DriverOutput &Out) {
+  std::unique_ptr<SourceSession> Session = SourceSession::create(O.Frontend);
+  std::optional<Stencil> S = extractStencil(*Session);
+  if (!S)
+    return 1;
+  Diagnoser &D = Session->diags();
+  std::optional<ScopModel> M = buildScopModel(*S, D);
+  if (!M)
+    return 1;
+  if (O.Dump == DumpStage::Scop) {
+    M->dump(llvm::outs());
+    return 0;
+  }
+  std::optional<StencilAnalysis> A = analyzeStencil(*S, *M, D);
+  if (!A)
+    return 1;
+  if (O.Dump == DumpStage::Stencil) {
+    S->dump(llvm::outs());
+    A->dump(llvm::outs());
+    return 0;
+  }
+  if (O.Dump == DumpStage::Analysis) {
+    A->dump(llvm::outs());
+    return 0;
+  }
+  if (!O.EmitCuda && O.Dump != DumpStage::Plan &&
+      O.Dump != DumpStage::Model && O.Dump != DumpStage::Kernel &&
+      !O.Model && !O.ModelCsv) {
+    llvm::errs() << S->FileName << ": stencil '" << S->Function
+                 << "' accepted: " << S->numSpaceDims() << "D, radius "
+                 << A->Radius << ", " << shapeName(A->StencilShape) << "\n";
+    return 0;
+  }
+  PlanOptions PO;
+  PO.Run = O.Run.value_or(Scheme::N5D);
+  PO.Kernel = O.Kernel.value_or(KernelKind::Auto);
+  if (O.MinBlocks)
+    PO.MinBlocks = *O.MinBlocks;
+  PO.SmVec = O.SmVec.value_or(false);
+  if (O.Prefetch)
+    PO.Prefetch = *O.Prefetch;
+  PO.AsyncPrefetch = O.AsyncPrefetch.value_or(true);
+  if (O.Autotune && (*O.Autotune < 1 || *O.Autotune > MaxAutotune)) {
+    llvm::errs() << "an5dc: error: --autotune=" << *O.Autotune
+                 << " is out of range; use 1 to " << MaxAutotune
+                 << " candidates\n";
+    return 1;
+  }
+  if (PO.Run == Scheme::Naive) {
+    const std::pair<bool, const char *> NotNaive[] = {
+        {O.BT.has_value(), "-bT"},
+        {O.BS.has_value(), "-bS"},
+        {O.StreamBlock.has_value(), "--sl"},
+        {O.Cells.has_value(), "--cells"},
+        {O.HaloRows.has_value(), "--halo-rows"},
+        {O.VecK.has_value(), "--kvec"},
+        {O.Kernel.has_value(), "--opt"},
+        {O.SmVec.has_value(), "--sm-vec"},
+        {O.Prefetch.has_value(), "--prefetch"},
+        {O.AsyncPrefetch.has_value(), "--async-prefetch"}};
+    for (const auto &[Given, Name] : NotNaive)
+      if (Given)
+        llvm::errs() << "an5dc: warning: " << Name
+                     << " has no effect with --scheme=naive\n";
+  } else if (PO.Kernel != KernelKind::Auto) {
+    clang::SourceRange Where;
+    std::string Why = kernelRefusal(*S, *A, PO.Kernel, Where);
+    if (!Why.empty()) {
+      D.error(Reject::KernelNotApplicable, Where, Why);
+      return 1;
+    }
+  }
+  int VecK = O.VecK.value_or(1);
+  if (PO.Run == Scheme::N5D && VecK > 1) {
+    clang::SourceRange Where;
+    std::string Why = vectorRefusal(*S, *A, VecK, Where);
+    if (!Why.empty()) {
+      D.error(Reject::KernelNotApplicable, Where, Why);
+      return 1;
+    }
+  }
+  if (O.PtxasOpt != "auto") {
+    if (O.PtxasOpt.size() != 1 || O.PtxasOpt[0] < '1' ||
+        O.PtxasOpt[0] > '3') {
+      llvm::errs() << "an5dc: error: --ptxas-opt '" << O.PtxasOpt
+                   << "' is not auto, 1, 2 or 3\n";
+      return 1;
+    }
+    PO.PtxasOpt = O.PtxasOpt[0] - '0';
+  }
+  PO.BT = O.BT.value_or(4);
+  PO.StreamBlock = O.StreamBlock.value_or(128);
+  PO.Cells = O.Cells.value_or(1);
+  PO.HaloRows = O.HaloRows.value_or(false);
+  PO.VecK = VecK;
+  if (O.BS && !O.BS->empty() && !parseBlockSizes(*O.BS, PO.BS)) {
+    llvm::errs() << "an5dc: error: -bS '" << *O.BS
+                 << "' is not a size or a pair of sizes, e.g. -bS 64 or "
+                    "-bS 16,8\n";
+    return 1;
+  }
+  std::vector<Plan> Plans;
+  std::vector<Prediction> Predictions;
+  DeviceSpec Dev;
+  if (!chooseDevice(O, Dev))
+    return 1;
+  PO.Gpu = Dev;
+  if (std::optional<OptionError> E =
+          checkOptions(PO, S->numSpaceDims(), S->Elem)) {
+    llvm::errs() << "an5dc: error: " << E->Message << "\n";
+    return 1;
+  }
+  if (!choosePlans(O, *S, *A, PO, &Dev, Plans, Predictions))
+    return 1;
+  if (Plans.empty())
+    return 0; // --model printed its table
+  if (O.Dump == DumpStage::Plan) {
+    for (const Plan &P : Plans)
+      P.dump(llvm::outs());
+    return 0;
+  }
+  if (O.Dump == DumpStage::Model) {
+    if (Predictions.empty())
+      llvm::errs() << "an5dc: error: --dump=model describes the N.5D scheme; "
+                   << (PO.Run == Scheme::Naive
+                           ? "the naive scheme has no model"
+                           : "vector cells (--kvec) have no model yet")
+                   << "\n";
+    for (const Prediction &R : Predictions)
+      R.dump(llvm::outs());
+    return Predictions.empty() ? 1 : 0;
+  }
+  if (D.hasErrors())
+    return 1;
+  SourceText Src = describeSource(*Session, *S, O.Frontend.CompilerArgs);
+  GeneratedKernels Kernels;
+  Kernels.Drop = O.KernelDrop;
+  std::string Text = emitCuda(*S, *A, Plans, Src, Kernels);
+  if (O.Dump == DumpStage::Kernel) {
+    for (const KernelBody &B : Kernels.Bodies)
+      B.dump(llvm::outs());
+  }
+  // A verifier finding is an5dc's bug, not the user's: nothing is written.
+  for (const std::string &E : Kernels.Errors)
+    llvm::errs() << "an5dc: internal error: the generated " << E
+                 << "; please report this with the input file\n";
+  if (!Kernels.Errors.empty()) {
+    Out.InternalErrors = std::move(Kernels.Errors);
+    return InternalErrorStatus;
+  }
+  if (O.Dump == DumpStage::Kernel)
+    return 0;
+  Out.Cuda = std::move(Text);
+  Out.Emitted = true;
+  const Plan &Build = buildLevelPlan(Plans);
+  if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
+    Out.BuildNote = "with nvcc " + nvccFlags(Plans) + ": " +
+                    Build.PtxasReason + " (--ptxas-opt=3 turns this off)";
+  return 0;
+}
+
+} // namespace
+
+int an5dc::runDriver(const DriverOptions &O, DriverOutput &Out) {
+  Out = DriverOutput();
+  // Deep update expressions recurse deeply in clang's parser and in every
+  // stage (an5d/Stack.h).
+  return runOnLargeStack([&] { return runPipeline(O, Out); });
+}
