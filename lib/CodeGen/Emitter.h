@@ -418,6 +418,17 @@ private:
   bool flushCode();
   /// The code written since the last operation reads Reads.
   void codeReads(std::vector<Operand> Reads);
+  /// An operation of Kind (Move, SharedStore) that copies Src (holding
+  /// Read) into Dst (then holding Write).
+  KernelOp &assign(KernelOpKind Kind, std::string Dst, std::string Src,
+                   Operand Read, Operand Write) {
+    KernelOp &Op = op(Kind);
+    Op.Dst = std::move(Dst);
+    Op.Src = std::move(Src);
+    Op.Reads = {std::move(Read)};
+    Op.Writes = {std::move(Write)};
+    return Op;
+  }
   /// A Code operation of one line that writes Writes (a declaration that
   /// loads values the verifier follows).
   void codeOp(const std::string &Line, std::vector<Operand> Writes);

@@ -603,11 +603,9 @@ void Emitter::boundaryAheadSetup(const KernelPlan &K) {
 void Emitter::boundaryAheadShift(int64_t Level) {
   int64_t Row = -Level * P.Hi[0];
   for (int64_t F = 0; F + 1 < P.Prefetch; ++F) {
-    KernelOp &M = op(KernelOpKind::Move);
-    M.Dst = bndName(Level, F);
-    M.Src = bndName(Level, F + 1);
-    M.Reads = {boundaryValueOf(M.Src, Level, Row + F + 1)};
-    M.Writes = {boundaryValueOf(M.Dst, Level, Row + F + 1)};
+    assign(KernelOpKind::Move, bndName(Level, F), bndName(Level, F + 1),
+           boundaryValueOf(bndName(Level, F + 1), Level, Row + F + 1),
+           boundaryValueOf(bndName(Level, F), Level, Row + F + 1));
   }
   std::string Ahead = plus(It[0], P.Prefetch - Level * P.Hi[0]);
   KernelOp &L = op(KernelOpKind::Load);

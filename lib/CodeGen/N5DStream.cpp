@@ -80,12 +80,10 @@ void Emitter::haloStore(const KernelPlan &K, const std::string &Buf,
   int64_t Slot = mod(Phase - P.levelOneLag(), K.HaloSlots);
   int64_t Row = -P.levelOneLag();
   inHalo([&] {
-    KernelOp &St = op(KernelOpKind::SharedStore);
+    KernelOp &St = assign(KernelOpKind::SharedStore, Buf + "[" + colOf() + "]",
+                          aheadSlot(Slot), slotValue(Slot, Row),
+                          bufferValue(Buf, 0, 0, Row));
     St.Test = "halo_thread";
-    St.Dst = Buf + "[" + colOf() + "]";
-    St.Src = aheadSlot(Slot);
-    St.Reads = {slotValue(Slot, Row)};
-    St.Writes = {bufferValue(Buf, 0, 0, Row)};
   });
 }
 
@@ -142,11 +140,11 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
                                  : (R == 1 ? std::string("")
                                            : str(R) + " * ") +
                                        "AN5D_SM_PLANE + " + colOf();
-        KernelOp &St = op(KernelOpKind::SharedStore);
-        St.Dst = Buf + "[" + Idx + "]";
-        St.Src = reg(Level - 1, slotOf(Phase, P.SharedRows[R]));
-        St.Reads = {regValue(St.Src, Level - 1, RowOff + P.SharedRows[R])};
-        St.Writes = {Shared[R]};
+        assign(KernelOpKind::SharedStore, Buf + "[" + Idx + "]",
+               reg(Level - 1, slotOf(Phase, P.SharedRows[R])),
+               regValue(reg(Level - 1, slotOf(Phase, P.SharedRows[R])),
+                        Level - 1, RowOff + P.SharedRows[R]),
+               Shared[R]);
       }
     });
     if (Level == 1 && P.HaloRows)
@@ -220,11 +218,8 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   Operand InBuf = bufferValue(Buf, 0, Level - 1, ArrOff);
   if (!P.SharedRows.empty()) {
     eachCell([&] {
-      KernelOp &St = op(KernelOpKind::SharedStore);
-      St.Dst = Buf + "[" + colOf() + "]";
-      St.Src = incoming();
-      St.Reads = {regValue(incoming(), Level - 1, ArrOff)};
-      St.Writes = {InBuf};
+      assign(KernelOpKind::SharedStore, Buf + "[" + colOf() + "]", incoming(),
+             regValue(incoming(), Level - 1, ArrOff), InBuf);
     });
     if (Level == 1 && P.HaloRows)
       haloStore(K, Buf, Phase);
@@ -307,11 +302,8 @@ void Emitter::streamLoop(const KernelPlan &K) {
       Wt.N = P.Prefetch - 1;
       Wt.Note = "row " + It[0] + "'s copy has landed";
       eachCell([&] {
-        KernelOp &M = op(KernelOpKind::Move);
-        M.Dst = level0();
-        M.Src = aheadSlot(mod(Q, K.AheadSlots));
-        M.Reads = {slotValue(mod(Q, K.AheadSlots), 0)};
-        M.Writes = {regValue(M.Dst, 0, 0)};
+        assign(KernelOpKind::Move, level0(), aheadSlot(mod(Q, K.AheadSlots)),
+               slotValue(mod(Q, K.AheadSlots), 0), regValue(level0(), 0, 0));
       });
       aheadCopy(K, P.Prefetch, 0, Q + P.Prefetch);
     } else {
@@ -333,11 +325,8 @@ void Emitter::streamLoop(const KernelPlan &K) {
         }
         auto move = [&](const std::string &Dst, const std::string &Src,
                         int64_t Row) {
-          KernelOp &M = op(KernelOpKind::Move);
-          M.Dst = Dst;
-          M.Src = Src;
-          M.Reads = {regValue(Src, 0, Row)};
-          M.Writes = {regValue(Dst, 0, Row)};
+          assign(KernelOpKind::Move, Dst, Src, regValue(Src, 0, Row),
+                 regValue(Dst, 0, Row));
         };
         std::string Sfx = cellSuffix();
         move(level0(), "ahead_0" + Sfx, 0);

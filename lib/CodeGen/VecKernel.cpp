@@ -538,11 +538,9 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   W.line("const " + vecType() + " *const plane_" + str(Q) +
          " = smem + plane_in * AN5D_VEC_PLANE + " + VecRowBase + ";");
   for (int64_t Ci = 0; Ci < C; ++Ci) {
-    KernelOp &M = op(KernelOpKind::Move);
-    M.Dst = ringName(0, Q, Ci);
-    M.Src = "plane_" + str(Q) + "[" + vecIndex(Ci, "lane") + "]";
-    M.Reads = {inputPlane(0)};
-    M.Writes = {regValue(M.Dst, 0, 0)};
+    assign(KernelOpKind::Move, ringName(0, Q, Ci),
+           "plane_" + str(Q) + "[" + vecIndex(Ci, "lane") + "]", inputPlane(0),
+           regValue(ringName(0, Q, Ci), 0, 0));
   }
   for (int64_t Level = 1; Level <= K.Degree; ++Level)
     vecLevel(Q, K, Level);
@@ -594,11 +592,10 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     W.line(vecType() + " *const centre = level_planes + " +
            str((Level - 2) % 2) + " * AN5D_VEC_PLANE + " + VecRowBase + ";");
     for (int64_t Ci = 0; Ci < C; ++Ci) {
-      KernelOp &St = op(KernelOpKind::SharedStore);
-      St.Dst = "centre[" + vecIndex(Ci, "lane") + "]";
-      St.Src = ringName(Level - 1, Centre, Ci);
-      St.Reads = {regValue(St.Src, Level - 1, RowOff)};
-      St.Writes = {Plane};
+      assign(KernelOpKind::SharedStore, "centre[" + vecIndex(Ci, "lane") + "]",
+             ringName(Level - 1, Centre, Ci),
+             regValue(ringName(Level - 1, Centre, Ci), Level - 1, RowOff),
+             Plane);
     }
     op(KernelOpKind::Barrier);
   }
@@ -642,12 +639,10 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   for (const auto &[WRow, Ch] : Windows) {
     std::string Lane = Level > 1 || Ch == 0 ? laneName(Ch)
                                             : plus("lane", Ch);
-    KernelOp &M = op(KernelOpKind::Move);
+    KernelOp &M = assign(KernelOpKind::Move, windowName(WRow, Ch),
+                         "centre[" + vecIndex(WRow, Lane) + "]", Plane,
+                         regValue(windowName(WRow, Ch), Level - 1, RowOff));
     M.Type = vecType();
-    M.Dst = windowName(WRow, Ch);
-    M.Src = "centre[" + vecIndex(WRow, Lane) + "]";
-    M.Reads = {Plane};
-    M.Writes = {regValue(M.Dst, Level - 1, RowOff)};
   }
   for (int64_t Ci = 0; Ci < C; ++Ci) {
     KernelOp &U = op(KernelOpKind::Compute);
@@ -681,11 +676,11 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
       W.line(vecType() + " *const level_out = " +
              levelPlane(Level, "level_in") + ";");
       for (int64_t Ci = 0; Ci < C; ++Ci) {
-        KernelOp &St = op(KernelOpKind::SharedStore);
-        St.Dst = "level_out[" + vecIndex(Ci, "lane") + "]";
-        St.Src = ringName(Level, Centre, Ci);
-        St.Reads = {regValue(St.Src, Level, RowOff)};
-        St.Writes = {levelRingPlane(Level, 0, RowOff)};
+        assign(KernelOpKind::SharedStore,
+               "level_out[" + vecIndex(Ci, "lane") + "]",
+               ringName(Level, Centre, Ci),
+               regValue(ringName(Level, Centre, Ci), Level, RowOff),
+               levelRingPlane(Level, 0, RowOff));
       }
     }
   }
