@@ -49,7 +49,7 @@ enum class Place {
 };
 
 /// One value an operation reads or writes. Part tells the rows of a shared
-/// buffer apart (Plan::SharedRows). With Modulo, the buffer's planes turn
+/// buffer apart (ScalarLayout::SharedRows). With Modulo, the buffer's planes turn
 /// with the streaming counter: Part is relative to it, and the plane is
 /// (Part + rows advanced) mod Modulo.
 struct Operand {

@@ -105,7 +105,7 @@ struct Prediction {
   std::vector<int64_t> BS; // array order, as Plan::BS
   int64_t StreamBlock = 0;
   int64_t Cells = 1;       // per thread, as Plan::Cells
-  bool HaloRows = false;   // as Plan::HaloRows
+  bool HaloRows = false;   // as ScalarLayout::HaloRows
   KernelKind Kernel = KernelKind::None;
   ThreadClasses Threads;   // one launch of degree bT
   double GlobalBytes = 0;  // per launch

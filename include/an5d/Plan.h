@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace an5d {
@@ -68,7 +69,7 @@ struct PlanOptions {
   /// threads instead of computed by halo threads (--halo-rows).
   bool HaloRows = false;
   /// Adjacent cells each thread computes along the innermost dimension,
-  /// loaded and stored as one vector (--kvec; Plan::VecK); 1: off.
+  /// loaded and stored as one vector (--kvec; VectorLayout::Lanes); 1: off.
   int64_t VecK = 1;
   /// ptxas optimization level the generated file asks to be built with
   /// (--ptxas-opt): 0 (auto, Plan::PtxasOpt) to 3; the driver checks it.
@@ -87,11 +88,71 @@ struct KernelPlan {
   /// Asynchronous read-ahead: shared slots per thread holding the rows in
   /// flight (a divisor of Unroll, at least Prefetch + 1); 0: registers.
   int64_t AheadSlots = 0;
-  /// Plan::HaloRows: slots per halo thread (a divisor of Unroll): the rows
+  /// ScalarLayout::HaloRows: slots per halo thread (a divisor of Unroll): the rows
   /// in flight and those back to the one level 1 shares.
   int64_t HaloSlots = 0;
 };
 
+/// The naive scheme's shape: one thread per cell, one launch per step.
+struct NaiveLayout {
+  /// Threads per block along each dimension, array order (naiveBlock).
+  std::vector<int64_t> Block;
+};
+
+/// The scalar N.5D kernels' layout (general, star, associative): one value
+/// per cell and level, the rows other columns read in shared memory.
+struct ScalarLayout {
+  /// Shared-memory reads are plain loads nvcc may vectorize (--sm-vec).
+  bool SmVec = false;
+  /// 3D only (star and associative kernels, asynchronous read-ahead): the
+  /// lo + hi rows of level 0 just outside the block along j come from one
+  /// extra copy per row by the threads of the block's first lo + hi rows,
+  /// so no thread is a halo thread of level 0 and each degree's tile is
+  /// reach * (degree - 1) narrower than the block, not reach * degree.
+  bool HaloRows = false;
+  /// Streaming offsets whose row goes through shared memory (sorted):
+  /// none: every offset of the reach; star: the rows read at another
+  /// column; assoc: {0}, the incoming row. Empty: no shared memory at all.
+  std::vector<int64_t> SharedRows;
+  /// The largest KernelPlan::AheadSlots; 0: level 0 is read ahead into
+  /// registers.
+  int64_t AheadSlots = 0;
+  /// The largest KernelPlan::HaloSlots.
+  int64_t HaloSlots = 0;
+};
+
+/// The vector-cell kernel's layout (--kvec, 3D star stencils): each thread
+/// computes Lanes adjacent cells along k (one 8- or 16-byte vector) in each
+/// of its Cells rows along j. Level 0 arrives by vector copies into a ring
+/// of Planes shared planes of SharedExtent[0] rows (BS[0] * Cells + lo_1 +
+/// hi_1) x BS[1] + HaloLo + HaloHi vectors, read in place (every thread
+/// computes: the halo is copied, not held by threads): the in-plane
+/// neighbours of Lanes cells are a few vector loads, the rows above and
+/// below come from a register ring. At bT > 1 levels 1 .. bT - 1 keep a
+/// register ring each and pass the current row's vectors to the next level
+/// through LevelPlanes more shared planes.
+struct VectorLayout {
+  /// Cells per vector (--kvec): 2 or 4.
+  int64_t Lanes = 4;
+  /// Shared planes of levels 1 .. bT - 1: LevelRing per level, or with
+  /// hi_0 = 0 min(bT - 1, 2) that levels alternate between, one
+  /// __syncthreads apart.
+  int64_t LevelPlanes = 0;
+  /// At bT > 1: hi_0 + 1 (0 when hi_0 = 0): level L of a row is written to
+  /// a ring of this many planes when computed and read by level L + 1
+  /// hi_0 rows later, so the row's first __syncthreads orders both.
+  int64_t LevelRing = 0;
+  /// Shared planes of level 0 in flight or in use (Prefetch + hi_0 + 2, so
+  /// a plane's copy never lands while a thread may still read it).
+  int64_t Planes = 0;
+  /// Halo vectors per row along k, before and after the threads' ones in a
+  /// shared plane (ceil(lo_2 / Lanes), ceil(hi_2 / Lanes)).
+  int64_t HaloLo = 0, HaloHi = 0;
+};
+
+/// A plan: the fields every scheme has, the N.5D ones (BT, blocks, stream
+/// block, ring, shared extent, kernels per degree), and the layout of its
+/// kernel family.
 struct Plan {
   Scheme Run = Scheme::N5D;
   /// PlanOptions::Gpu: the limits the plan fits, the build line's -arch.
@@ -99,7 +160,6 @@ struct Plan {
   /// The kernel chosen (never Auto). Naive plans keep None.
   KernelKind Kernel = KernelKind::None;
   int64_t MinBlocks = 0;
-  bool SmVec = false;
   int64_t Prefetch = 2;
   unsigned Dims = 2;
   ElemType Elem = ElemType::Float;
@@ -110,59 +170,20 @@ struct Plan {
   /// block spans BS[0] * Cells cells there; one __syncthreads per level
   /// serves them all (layout: adjacentCells()).
   int64_t Cells = 1;
-  /// 3D only (star and associative kernels, asynchronous read-ahead): the
-  /// lo + hi rows of level 0 just outside the block along j come from one
-  /// extra copy per row by the threads of the block's first lo + hi rows,
-  /// so no thread is a halo thread of level 0 and each degree's tile is
-  /// reach * (degree - 1) narrower than the block, not reach * degree.
-  bool HaloRows = false;
   int64_t StreamBlock = 128;
-  /// Vector cells (--kvec, 3D star stencils): each thread computes
-  /// VecK adjacent cells along k (one 8- or 16-byte vector) in each of its
-  /// Cells rows along j. Level 0 arrives by vector copies into a ring of
-  /// VecPlanes shared planes of SharedExtent[0] rows (BS[0] * Cells +
-  /// lo_1 + hi_1) x BS[1] + VecHaloLo + VecHaloHi vectors, read in place
-  /// (every thread computes: the halo is copied, not held by threads):
-  /// the in-plane neighbours of VecK cells are a few vector loads, the
-  /// rows above and below come from a register ring. At bT > 1 levels
-  /// 1 .. bT - 1 keep a register ring each and pass the current row's
-  /// vectors to the next level through VecLevelPlanes more shared planes.
-  /// 1: the scalar kernels above.
-  int64_t VecK = 1;
-  /// Vector cells: shared planes of levels 1 .. bT - 1: VecLevelRing per
-  /// level, or with hi_0 = 0 min(bT - 1, 2) that levels alternate between,
-  /// one __syncthreads apart.
-  int64_t VecLevelPlanes = 0;
-  /// Vector cells at bT > 1: hi_0 + 1 (0 when hi_0 = 0): level L of a row
-  /// is written to a ring of this many planes when computed and read by
-  /// level L + 1 hi_0 rows later, so the row's first __syncthreads orders
-  /// both.
-  int64_t VecLevelRing = 0;
-  /// Vector cells: shared planes in flight or in use (Prefetch + hi_0 + 2,
-  /// so a plane's copy never lands while a thread may still read it).
-  int64_t VecPlanes = 0;
-  /// Vector cells: halo vectors per row along k, before and after the
-  /// threads' ones in a shared plane (ceil(lo_2 / VecK), ceil(hi_2 / VecK)).
-  int64_t VecHaloLo = 0, VecHaloHi = 0;
+  /// The kernel family and its layout: naive, scalar N.5D or vector cells.
+  std::variant<NaiveLayout, ScalarLayout, VectorLayout> Family =
+      ScalarLayout();
   /// Reach per dimension (streaming first), copied from the analysis.
   std::vector<int64_t> Lo, Hi;
   /// Rows of one level kept in registers: lo_0 + hi_0 + 1.
   int64_t Ring = 3;
-  /// Streaming offsets whose row goes through shared memory (sorted):
-  /// none: every offset of the reach; star: the rows read at another
-  /// column; assoc: {0}, the incoming row. Empty: no shared memory at all.
-  std::vector<int64_t> SharedRows;
   /// Padded shared plane: span(d) + lo_d + hi_d per blocked dimension.
   std::vector<int64_t> SharedExtent;
   int64_t SharedPlaneCells = 0; // product of SharedExtent
-  /// 2 buffers * SharedRows * plane * elem, then the read-ahead slots
-  /// (max AheadSlots * Threads * Cells * elem).
+  /// Shared memory per block. Scalar: 2 buffers * SharedRows * plane *
+  /// elem, then the read-ahead and halo slots; vector: every plane.
   int64_t SharedBytes = 0;
-  /// The largest KernelPlan::AheadSlots; 0: level 0 is read ahead into
-  /// registers.
-  int64_t AheadSlots = 0;
-  /// The largest KernelPlan::HaloSlots.
-  int64_t HaloSlots = 0;
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;
@@ -188,17 +209,44 @@ struct Plan {
   /// dimension (adjacent cells there would break coalescing and conflict in
   /// shared-memory banks).
   bool adjacentCells() const { return Dims == 3 && Cells > 1; }
-  bool vectorCells() const { return VecK > 1; }
+  /// The family's layout; each asserts (throws) when the plan is of
+  /// another family.
+  const ScalarLayout &scalar() const { return std::get<ScalarLayout>(Family); }
+  ScalarLayout &scalar() { return std::get<ScalarLayout>(Family); }
+  const VectorLayout &vector() const { return std::get<VectorLayout>(Family); }
+  VectorLayout &vector() { return std::get<VectorLayout>(Family); }
+  bool naive() const { return std::holds_alternative<NaiveLayout>(Family); }
+  bool vectorCells() const {
+    return std::holds_alternative<VectorLayout>(Family);
+  }
+  /// VectorLayout::Lanes; 1 (one cell per value) for the other families.
+  int64_t lanes() const {
+    const VectorLayout *V = std::get_if<VectorLayout>(&Family);
+    return V ? V->Lanes : 1;
+  }
+  /// ScalarLayout::AheadSlots; 0 for the other families.
+  int64_t aheadSlots() const {
+    const ScalarLayout *S = std::get_if<ScalarLayout>(&Family);
+    return S ? S->AheadSlots : 0;
+  }
+  /// ScalarLayout::HaloRows; false for the other families.
+  bool haloRows() const {
+    const ScalarLayout *S = std::get_if<ScalarLayout>(&Family);
+    return S && S->HaloRows;
+  }
   /// Shared-memory reads are plain loads nvcc may merge or vectorize:
   /// --sm-vec, or adjacent cells (their shared reads then load once).
-  bool plainSharedLoads() const { return SmVec || adjacentCells(); }
+  bool plainSharedLoads() const {
+    const ScalarLayout *S = std::get_if<ScalarLayout>(&Family);
+    return (S && S->SmVec) || adjacentCells();
+  }
   /// Cells a block spans along blocked dimension D (array dimension D + 1).
   int64_t span(unsigned D) const { return D == 0 ? BS[0] * Cells : BS[D]; }
   /// Levels whose halo threads a block of degree Deg holds along blocked
   /// dimension D: Deg, or Deg - 1 along j with HaloRows. The block's
   /// threads start haloDegrees * lo before its tile.
   int64_t haloDegrees(unsigned D, int64_t Deg) const {
-    return Deg - (HaloRows && D == 0 ? 1 : 0);
+    return Deg - (haloRows() && D == 0 ? 1 : 0);
   }
   /// Rows from the one level 0 loads back to the one level 1 shares in the
   /// same unrolled phase: the star kernel's level 1 lags hi_0 rows, the
@@ -218,7 +266,7 @@ struct Plan {
   /// Threads that copy level 0's halo rows (HaloRows): lo + hi rows of
   /// the block's threads along j.
   int64_t haloThreads() const {
-    return HaloRows ? (Lo[1] + Hi[1]) * BS[1] : 0;
+    return haloRows() ? (Lo[1] + Hi[1]) * BS[1] : 0;
   }
   void dump(llvm::raw_ostream &OS) const;
   /// dump() up to the build line's ptxas level.

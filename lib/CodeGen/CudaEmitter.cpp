@@ -120,11 +120,11 @@ void Emitter::header() {
            " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
            str(P.StreamBlock) + " rows" +
            (P.Cells > 1 ? ", cells (--cells) " + str(P.Cells) : "") +
-           (P.HaloRows ? ", halo rows (--halo-rows)" : ""));
+           (P.haloRows() ? ", halo rows (--halo-rows)" : ""));
     if (!P.Origin.empty())
       W.line("//   " + P.Origin);
     W.line("//   shared memory " + str(P.SharedBytes) + " bytes per block (2 "
-           "buffers x " + str(P.SharedRows.size()) +
+           "buffers x " + str(P.scalar().SharedRows.size()) +
            " rows), register ring " + str(P.Ring) + " rows per level");
   } else {
     candidateList();
@@ -253,7 +253,7 @@ void Emitter::preludeCommon() {
         "kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
   if (std::any_of(Plans.begin(), Plans.end(), [](const Plan &Q) {
-        return Q.AheadSlots > 0 || Q.vectorCells();
+        return Q.vectorCells() || Q.aheadSlots() > 0;
       }))
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
@@ -304,9 +304,9 @@ void Emitter::parameters() {
   for (const char *M : {"AN5D_SM_WIDTH", "AN5D_SM_PLANE", "AN5D_SM_ROWS",
                         "AN5D_SM_BUFFER", "AN5D_SM_BYTES"})
     ParamMacros.push_back(M);
-  if (P.AheadSlots)
+  if (P.scalar().AheadSlots)
     ParamMacros.push_back("AN5D_AHEAD_SLOTS");
-  if (P.HaloRows) {
+  if (P.haloRows()) {
     ParamMacros.push_back("AN5D_HALO_THREADS");
     ParamMacros.push_back("AN5D_HALO_SLOTS");
   }
@@ -336,7 +336,7 @@ void Emitter::parameters() {
                          : "// other columns read (streaming offsets:") +
          [&]() {
            std::string R;
-           for (int64_t O : P.SharedRows)
+           for (int64_t O : P.scalar().SharedRows)
              R += " " + str(O);
            return R.empty() ? std::string(" none") : R;
          }() +
@@ -357,28 +357,28 @@ void Emitter::parameters() {
           " pad along " + It[2] + " */");
     W.raw("#define AN5D_SM_PLANE (AN5D_SM_HEIGHT * AN5D_SM_WIDTH)");
   }
-  W.raw("#define AN5D_SM_ROWS " + str(P.SharedRows.size()));
+  W.raw("#define AN5D_SM_ROWS " + str(P.scalar().SharedRows.size()));
   W.raw("#define AN5D_SM_BUFFER (AN5D_SM_ROWS * AN5D_SM_PLANE)");
-  if (P.AheadSlots) {
+  if (P.scalar().AheadSlots) {
     W.line("// Read-ahead: after the buffers, AN5D_AHEAD_SLOTS rows of level "
            "0 per thread" + std::string(P.Cells > 1 ? " and cell" : "") +
            ", filled by");
     W.line("// asynchronous copies (cp.async) that __syncthreads does not "
            "wait for.");
-    W.raw("#define AN5D_AHEAD_SLOTS " + str(P.AheadSlots));
-    if (P.HaloRows) {
+    W.raw("#define AN5D_AHEAD_SLOTS " + str(P.scalar().AheadSlots));
+    if (P.haloRows()) {
       W.line("// Halo rows (--halo-rows): then AN5D_HALO_SLOTS rows of level "
              "0 for each of the");
       W.line("// AN5D_HALO_THREADS threads that copy the rows just outside "
              "the block along " + It[1] + ".");
       W.raw("#define AN5D_HALO_THREADS " + str(P.haloThreads()) + " /* " +
             str(P.Lo[1] + P.Hi[1]) + " rows x AN5D_BLOCK_X */");
-      W.raw("#define AN5D_HALO_SLOTS " + str(P.HaloSlots));
+      W.raw("#define AN5D_HALO_SLOTS " + str(P.scalar().HaloSlots));
     }
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
           " /* (2 * AN5D_SM_BUFFER + AN5D_AHEAD_SLOTS * AN5D_THREADS" +
           (P.Cells > 1 ? " * AN5D_CELLS" : "") +
-          (P.HaloRows ? " + AN5D_HALO_SLOTS * AN5D_HALO_THREADS" : "") +
+          (P.haloRows() ? " + AN5D_HALO_SLOTS * AN5D_HALO_THREADS" : "") +
           ") * sizeof(" + Elem + ") */");
   } else {
     W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes) +
@@ -578,8 +578,8 @@ void Emitter::minBlocksDefine() {
 
 /// A candidate's parameters as --model labels them.
 static std::string planLabel(const Plan &P) {
-  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows,
-                         P.VecK);
+  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.haloRows(),
+                         P.lanes());
 }
 
 void Emitter::candidateList() {
@@ -638,8 +638,8 @@ void Emitter::tuner() {
     Signature += (Signature.empty() ? "" : ";") + str(C.BT) + "/" +
                  userBlockSizes(C.BS) + "/" + str(C.StreamBlock) +
                  (C.Cells > 1 ? "/c" + str(C.Cells) : "") +
-                 (C.vectorCells() ? "/v" + str(C.VecK) : "") +
-                 (C.HaloRows ? "/h" : "");
+                 (C.vectorCells() ? "/v" + str(C.vector().Lanes) : "") +
+                 (C.haloRows() ? "/h" : "");
   // The file name goes into a C string of the cache key.
   std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);
   for (char &C : File)

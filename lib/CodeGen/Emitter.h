@@ -160,7 +160,7 @@ private:
   std::string kernelDescription() const;
   void naiveKernel();
   void naiveLaunchFunction();
-  // The vector-cell kernel (Plan::VecK, VecKernel.cpp).
+  // The vector-cell kernel (VectorLayout, VecKernel.cpp).
   void vecHeader();
   void vecParameters();
   /// Its device code, launch and steps functions.
@@ -182,7 +182,7 @@ private:
   /// ring slot (with vecKeep) or, at the kernel's degree, stored.
   void vecLevel(int64_t Q, const KernelPlan &K, int64_t Level);
   /// The thread's first vector in slot Slot (an expression) of level
-  /// Level's shared planes (Plan::VecLevelRing).
+  /// Level's shared planes (VectorLayout::LevelRing).
   std::string levelPlane(int64_t Level, const std::string &Slot) const;
   /// Index of the vector Row rows below (above, if negative) and at lane
   /// Lane, from a thread's first vector in a shared plane.
@@ -242,7 +242,7 @@ private:
   /// Level 0's columns along dimension Dm (1 .. N-1) a block reads: its
   /// threads' cells and, with HaloRows, the rows copied beside them.
   int64_t loadedColumns(unsigned Dm) const {
-    return P.span(Dm - 1) + (P.HaloRows && Dm == 1 ? P.Lo[1] + P.Hi[1] : 0);
+    return P.span(Dm - 1) + (P.haloRows() && Dm == 1 ? P.Lo[1] + P.Hi[1] : 0);
   }
   /// True for a block all of whose streamed rows (head and read-ahead rows
   /// included) are interior.
@@ -325,7 +325,7 @@ private:
       Body();
     Cell = 0;
   }
-  /// Runs Body with Cell set to the halo cell (Plan::HaloRows): the cell
+  /// Runs Body with Cell set to the halo cell (ScalarLayout::HaloRows): the cell
   /// of level 0 this thread copies outside the block, if it is one of the
   /// first lo + hi rows of threads (halo_thread).
   template <typename F> void inHalo(const F &Body) {

@@ -143,7 +143,7 @@ void Emitter::generalUpdateFunction() {
   auto param = [&](const std::string &Type, const std::string &Name) {
     bool Used = std::find(Reads.begin(), Reads.end(), Name) != Reads.end();
     if (Name == "sm" || Name == "col")
-      Used = !P.SharedRows.empty();
+      Used = !P.scalar().SharedRows.empty();
     std::string Sep = Type.back() == '*' ? "" : " ";
     return Type + (Used ? Sep + Name : " /* " + Name + ": not read */");
   };
@@ -231,7 +231,7 @@ void Emitter::assocFunctions() {
       if (T.ReadsArray && T.Plane == Planes[PI])
         add(T);
   }
-  bool Shared = !P.SharedRows.empty();
+  bool Shared = !P.scalar().SharedRows.empty();
   W.line("// The update as partial sums (associative kernel, AN5D section "
          "4.2): when row x of the");
   W.line("// previous level arrives (own: this column's cell; sm, col: the "
@@ -315,7 +315,7 @@ void Emitter::assocFunctions() {
 
 void Emitter::kernelSetup(const KernelPlan &K) {
   int64_t D = K.Degree;
-  if (!P.SharedRows.empty()) {
+  if (!P.scalar().SharedRows.empty()) {
     W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
     W.line("// Zero both shared buffers once: the pads around the block stay "
            "zero.");
@@ -335,7 +335,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
   W.line("// This thread's cell: the block's output tile starts at tile_*, "
          "after a halo of");
-  if (P.HaloRows)
+  if (P.haloRows())
     W.line("// " + str(D) + " * reach threads on each side along " + It[2] +
            ", " + str(D - 1) + " * reach along " + It[1] +
            " (they compute values that are never stored).");
@@ -410,7 +410,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
          ": a tile of the other kernel\");");
   W.dedent();
   W.raw("#endif");
-  if (P.HaloRows)
+  if (P.haloRows())
     haloSetup();
   std::string SB = N == 2 || EdgeTiles ? "blockIdx.y" : "blockIdx.z";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
@@ -479,7 +479,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "these copies.");
     W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " +
            threadIndex() + ";");
-    if (P.HaloRows)
+    if (P.haloRows())
       W.line(Elem + " *const halo_rows = smem + 2 * AN5D_SM_BUFFER + "
              "AN5D_AHEAD_SLOTS * AN5D_THREADS" +
              std::string(P.Cells > 1 ? " * AN5D_CELLS" : "") + " + " +

@@ -64,7 +64,7 @@ void Emitter::aheadCopy(const KernelPlan &K, int64_t RowOff, int64_t RowsBack,
                       : boundaryValue("bnd_plane", Row);
   };
   eachCell([&] { copy(mod(Phase, K.AheadSlots)); });
-  if (P.HaloRows) {
+  if (P.haloRows()) {
     op(KernelOpKind::If).Test = "halo_thread";
     inHalo([&] { copy(mod(Phase, K.HaloSlots)); });
     end();
@@ -74,7 +74,7 @@ void Emitter::aheadCopy(const KernelPlan &K, int64_t RowOff, int64_t RowsBack,
 
 void Emitter::haloStore(const KernelPlan &K, const std::string &Buf,
                         int64_t Phase) {
-  assert(P.HaloRows);
+  assert(P.haloRows());
   // Level 1 shares level 0 of the row levelOneLag() rows back, which the
   // halo threads copied into this slot.
   int64_t Slot = mod(Phase - P.levelOneLag(), K.HaloSlots);
@@ -123,31 +123,31 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   op(KernelOpKind::Scope);
   std::string Buf = bufferName(K, Phase, Level);
   std::vector<Operand> Shared;
-  for (size_t R = 0; R < P.SharedRows.size(); ++R)
+  for (size_t R = 0; R < P.scalar().SharedRows.size(); ++R)
     Shared.push_back(
-        bufferValue(Buf, R, Level - 1, RowOff + P.SharedRows[R]));
-  if (!P.SharedRows.empty()) {
+        bufferValue(Buf, R, Level - 1, RowOff + P.scalar().SharedRows[R]));
+  if (!P.scalar().SharedRows.empty()) {
     std::string Rows;
-    for (int64_t O : P.SharedRows)
+    for (int64_t O : P.scalar().SharedRows)
       Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
     op(KernelOpKind::Comment).Note =
         "share level " + str(Level - 1) + " of row" +
-        (P.SharedRows.size() > 1 ? "s " : " ") + Rows +
+        (P.scalar().SharedRows.size() > 1 ? "s " : " ") + Rows +
         " with the other columns";
     eachCell([&] {
-      for (size_t R = 0; R < P.SharedRows.size(); ++R) {
+      for (size_t R = 0; R < P.scalar().SharedRows.size(); ++R) {
         std::string Idx = R == 0 ? colOf()
                                  : (R == 1 ? std::string("")
                                            : str(R) + " * ") +
                                        "AN5D_SM_PLANE + " + colOf();
         assign(KernelOpKind::SharedStore, Buf + "[" + Idx + "]",
-               reg(Level - 1, slotOf(Phase, P.SharedRows[R])),
-               regValue(reg(Level - 1, slotOf(Phase, P.SharedRows[R])),
-                        Level - 1, RowOff + P.SharedRows[R]),
+               reg(Level - 1, slotOf(Phase, P.scalar().SharedRows[R])),
+               regValue(reg(Level - 1, slotOf(Phase, P.scalar().SharedRows[R])),
+                        Level - 1, RowOff + P.scalar().SharedRows[R]),
                Shared[R]);
       }
     });
-    if (Level == 1 && P.HaloRows)
+    if (Level == 1 && P.haloRows())
       haloStore(K, Buf, Phase);
     op(KernelOpKind::Barrier);
   }
@@ -157,7 +157,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     C.Type = Elem;
     C.Dst = valueName();
     C.Src = "an5d_update";
-    C.Args = {P.SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
+    C.Args = {P.scalar().SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
     C.Reads = Shared;
     for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O) {
       C.Args.push_back(reg(Level - 1, slotOf(Phase, O)));
@@ -216,12 +216,12 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   op(KernelOpKind::Scope);
   std::string Buf = bufferName(K, Phase, Level);
   Operand InBuf = bufferValue(Buf, 0, Level - 1, ArrOff);
-  if (!P.SharedRows.empty()) {
+  if (!P.scalar().SharedRows.empty()) {
     eachCell([&] {
       assign(KernelOpKind::SharedStore, Buf + "[" + colOf() + "]", incoming(),
              regValue(incoming(), Level - 1, ArrOff), InBuf);
     });
-    if (Level == 1 && P.HaloRows)
+    if (Level == 1 && P.haloRows())
       haloStore(K, Buf, Phase);
     op(KernelOpKind::Barrier);
   }
@@ -229,7 +229,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   eachCell([&] {
     KernelOp &C = op(KernelOpKind::Compute);
     C.Src = "an5d_accumulate";
-    if (!P.SharedRows.empty()) {
+    if (!P.scalar().SharedRows.empty()) {
       C.Args = {Buf, colOf()};
       C.Reads.push_back(InBuf);
     }

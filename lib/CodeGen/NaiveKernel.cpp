@@ -12,7 +12,7 @@ using namespace an5d;
 using namespace an5d::codegen;
 
 void Emitter::naiveHeader() {
-  std::vector<int64_t> Block = naiveBlock(N);
+  const std::vector<int64_t> &Block = std::get<NaiveLayout>(P.Family).Block;
   std::string Dims;
   for (unsigned D = N; D-- > 0;)
     Dims += (Dims.empty() ? "" : " x ") + str(Block[D]) + " " + It[D];
@@ -33,7 +33,7 @@ void Emitter::naiveHeader() {
 }
 
 void Emitter::naiveParameters() {
-  std::vector<int64_t> Block = naiveBlock(N);
+  const std::vector<int64_t> &Block = std::get<NaiveLayout>(P.Family).Block;
   const char *Axis[] = {"X", "Y", "Z"};
   W.line("// Compile-time parameters: the block, X along the innermost "
          "dimension.");

@@ -1,6 +1,6 @@
 //===- VecKernel.cpp - The vector-cell kernel (--kvec) --------------------===//
 //
-// 3D star stencils at one step per launch (Plan::VecK). Each thread owns
+// 3D star stencils at one step per launch (VectorLayout::Lanes). Each thread owns
 // VecK adjacent cells along k, one 8- or 16-byte vector, in each of its
 // Cells rows along j. Level 0 arrives by vector copies (cp.async) into a
 // ring of shared planes that the update reads in place, so a cell costs a
@@ -23,7 +23,7 @@ static const char *const Components[] = {"x", "y", "z", "w"};
 /// The thread's first vector in a shared plane, from the plane's start.
 static const char *const VecRowBase = "row0 * AN5D_VEC_WIDTH + AN5D_HALO_K";
 
-std::string Emitter::vecType() const { return Elem + str(P.VecK); }
+std::string Emitter::vecType() const { return Elem + str(P.vector().Lanes); }
 
 /// an5d_update's parameter for the read at offset O: v_<i>_<j>_<k>.
 static std::string readParam(const std::vector<int64_t> &O) {
@@ -57,7 +57,7 @@ void Emitter::vecHeader() {
          " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
          " + " + str(P.WriteShift) + ") % 2");
   W.line("//   streaming along " + It[0] + ", blocked along " + It[1] +
-         " and " + It[2] + "; each thread computes " + str(P.VecK) +
+         " and " + It[2] + "; each thread computes " + str(P.vector().Lanes) +
          " adjacent cells along " + It[2] + " (one " + vecType() + ")");
   W.line("//   in each of its " + str(P.Cells) + " adjacent rows along " +
          It[1]);
@@ -65,7 +65,7 @@ void Emitter::vecHeader() {
          userBlockSizes(P.BS) +
          " (" + str(P.Threads) + " threads per block), hSN (--sl) " +
          str(P.StreamBlock) + " rows, cells (--cells) " + str(P.Cells) +
-         ", vector cells (--kvec) " + str(P.VecK));
+         ", vector cells (--kvec) " + str(P.vector().Lanes));
   if (!P.Origin.empty())
     W.line("//   " + P.Origin);
   for (const KernelPlan &K : P.Kernels)
@@ -73,8 +73,8 @@ void Emitter::vecHeader() {
            str(K.Tile[0]) + " " + It[1] + " x " + str(K.Tile[1]) + " " +
            It[2] + " x " + str(P.StreamBlock) + " " + It[0] + " per block");
   W.line("//   shared memory " + str(P.SharedBytes) + " bytes (" +
-         str(P.VecPlanes) + " planes of level 0" +
-         (P.VecLevelPlanes ? ", " + str(P.VecLevelPlanes) + " of " +
+         str(P.vector().Planes) + " planes of level 0" +
+         (P.vector().LevelPlanes ? ", " + str(P.vector().LevelPlanes) + " of " +
                                  (P.BT == 2 ? std::string("level 1")
                                             : "levels 1 .. " + str(P.BT - 1))
                            : std::string()) +
@@ -109,7 +109,7 @@ void Emitter::vecHeader() {
   } else {
     W.line("// Host: one launch per step, from plane in_plane to the other.");
   }
-  W.line("//   A row length that is not a multiple of " + str(P.VecK) +
+  W.line("//   A row length that is not a multiple of " + str(P.vector().Lanes) +
          " is copied and stored one cell at a time. Grid sizes and the step "
          "count are run-time values.");
   headerFooter();
@@ -139,7 +139,7 @@ void Emitter::vecParameters() {
   W.raw("#define AN5D_THREADS " + str(P.Threads));
   W.raw("#define AN5D_CELLS " + str(P.Cells) + " /* rows per thread along " +
         It[1] + ", adjacent */");
-  W.raw("#define AN5D_VEC " + str(P.VecK) + " /* cells per thread along " +
+  W.raw("#define AN5D_VEC " + str(P.vector().Lanes) + " /* cells per thread along " +
         It[2] + ", adjacent: one " + vecType() + " */");
   W.raw("#define AN5D_TILE_J " + str(K.Tile[0]) + " /* cells a block "
         "stores along " + It[1] + " */");
@@ -151,7 +151,7 @@ void Emitter::vecParameters() {
           vecKernelName(P.BT) + ": AN5D_BLOCK_Y * AN5D_CELLS - (AN5D_BT - 1)"
           " * " + str(P.Lo[1] + P.Hi[1]) + " */");
     W.raw("#define AN5D_BT_TILE_K " + str(B.Tile[1]) + " /* (AN5D_BLOCK_X - "
-          "(AN5D_BT - 1) * " + str(P.VecHaloLo + P.VecHaloHi) +
+          "(AN5D_BT - 1) * " + str(P.vector().HaloLo + P.vector().HaloHi) +
           " halo vectors) * AN5D_VEC */");
   }
   minBlocksDefine();
@@ -160,35 +160,35 @@ void Emitter::vecParameters() {
          "each AN5D_VEC_ROWS rows along " + It[1]);
   W.line("// (the threads' and " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
          " beside them) of AN5D_VEC_WIDTH vectors (the threads' and " +
-         str(P.VecHaloLo) + " + " + str(P.VecHaloHi) + " beside");
+         str(P.vector().HaloLo) + " + " + str(P.vector().HaloHi) + " beside");
   W.line("// them); row " + It[0] + " of the stream lands in plane");
   W.line("// (" + It[0] + " - first row) mod AN5D_VEC_PLANES, "
          "AN5D_PREFETCH rows before it is used.");
   W.raw("#define AN5D_VEC_ROWS " + str(P.SharedExtent[0]) + " /* " + str(P.BS[0]) +
         " x " + str(P.Cells) + " + " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
         " */");
-  W.raw("#define AN5D_HALO_K " + str(P.VecHaloLo) + " /* halo vectors "
+  W.raw("#define AN5D_HALO_K " + str(P.vector().HaloLo) + " /* halo vectors "
         "before the threads' in a plane row: ceil(" + str(P.Lo[2]) +
         " / AN5D_VEC) */");
-  W.raw("#define AN5D_VEC_WIDTH " + str(P.SharedExtent[1] / P.VecK) +
-        " /* AN5D_HALO_K + AN5D_BLOCK_X + " + str(P.VecHaloHi) + " */");
+  W.raw("#define AN5D_VEC_WIDTH " + str(P.SharedExtent[1] / P.vector().Lanes) +
+        " /* AN5D_HALO_K + AN5D_BLOCK_X + " + str(P.vector().HaloHi) + " */");
   W.raw("#define AN5D_VEC_PLANE (AN5D_VEC_ROWS * AN5D_VEC_WIDTH)");
-  W.raw("#define AN5D_VEC_PLANES " + str(P.VecPlanes) + " /* read ahead " +
+  W.raw("#define AN5D_VEC_PLANES " + str(P.vector().Planes) + " /* read ahead " +
         str(P.Prefetch) + " + reach " + str(P.Hi[0]) +
         " + 2: no copy lands in a plane still read */");
   W.raw("#define AN5D_PREFETCH " + str(P.Prefetch));
   W.raw("#define AN5D_COPIES " +
-        str((P.SharedPlaneCells / P.VecK + P.Threads - 1) / P.Threads) +
+        str((P.SharedPlaneCells / P.vector().Lanes + P.Threads - 1) / P.Threads) +
         " /* vectors a thread copies per plane: AN5D_VEC_PLANE / "
         "AN5D_THREADS, rounded up */");
-  if (P.BT > 1 && P.VecLevelRing) {
-    W.raw("#define AN5D_LEVEL_RING " + str(P.VecLevelRing) +
+  if (P.BT > 1 && P.vector().LevelRing) {
+    W.raw("#define AN5D_LEVEL_RING " + str(P.vector().LevelRing) +
           " /* planes per level 1 .. AN5D_BT - 1: a row is read " +
           str(P.Hi[0]) + " rows after it is written */");
-    W.raw("#define AN5D_LEVEL_PLANES " + str(P.VecLevelPlanes) +
+    W.raw("#define AN5D_LEVEL_PLANES " + str(P.vector().LevelPlanes) +
           " /* (AN5D_BT - 1) * AN5D_LEVEL_RING, after level 0's */");
   } else if (P.BT > 1) {
-    W.raw("#define AN5D_LEVEL_PLANES " + str(P.VecLevelPlanes) +
+    W.raw("#define AN5D_LEVEL_PLANES " + str(P.vector().LevelPlanes) +
           " /* planes of levels 1 .. AN5D_BT - 1, after level 0's: level L "
           "uses plane (L - 1) % 2 */");
   }
@@ -262,7 +262,7 @@ void Emitter::vecUpdateFunction() {
 
 void Emitter::vecCopyFunction() {
   std::string V = vecType();
-  std::string Bytes = str(P.VecK * elemTypeBytes(P.Elem));
+  std::string Bytes = str(P.vector().Lanes * elemTypeBytes(P.Elem));
   W.line("// One vector's asynchronous copy, cached in L1 (cp.async.ca): the "
          "16-byte form of");
   W.line("// __pipeline_memcpy_async bypasses L1 (cp.async.cg), and the L2 "
@@ -354,16 +354,16 @@ static std::string windowName(int64_t Row, int64_t Chunk) {
 
 void Emitter::vecKernel(const KernelPlan &K) {
   std::string V = vecType();
-  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring, D = K.Degree;
+  const int64_t Vk = P.vector().Lanes, C = P.Cells, Ring = P.Ring, D = K.Degree;
   const std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
   // Lanes (threads along k) whose level-D vector is outside the tile.
-  const int64_t LanesLo = (D - 1) * P.VecHaloLo, LanesHi = (D - 1) * P.VecHaloHi;
+  const int64_t LanesLo = (D - 1) * P.vector().HaloLo, LanesHi = (D - 1) * P.vector().HaloHi;
   if (D == 1) {
     W.line("// One time step of the block's tile: reads plane `in`, writes "
            "the interior cells of its");
     W.line("// tile into plane `out`. Thread (x, y) owns vector x of rows "
            "y * AN5D_CELLS .. + AN5D_CELLS - 1;");
-    W.line("// the first " + str(P.VecHaloLo) + " and last " + str(P.VecHaloHi) +
+    W.line("// the first " + str(P.vector().HaloLo) + " and last " + str(P.vector().HaloHi) +
            " vectors of a plane row and its first " + str(P.Lo[1]) +
            " and last " + str(P.Hi[1]) + " rows are halo (copied, not "
            "computed).");
@@ -374,7 +374,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
            "vector x of rows y * AN5D_CELLS ..");
     W.line("// + AN5D_CELLS - 1 at every level; level L is valid " +
            str(D) + " - L halos inside the loaded region (" +
-           str(P.VecHaloLo) + " + " + str(P.VecHaloHi) + " vectors");
+           str(P.vector().HaloLo) + " + " + str(P.vector().HaloHi) + " vectors");
     W.line("// along " + It[2] + ", " + str(P.Lo[1]) + " + " + str(P.Hi[1]) +
            " rows along " + It[1] + " per halo; the threads' cells are "
            "level 1's). Cells outside the");
@@ -397,7 +397,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
   int64_t RowHaloLo = D * P.Lo[1];
   W.line("const int j_load = " + First[1] + " + (int)blockIdx.y * " + TileJ +
          (RowHaloLo ? " - " + str(RowHaloLo) : std::string()) + ";");
-  int64_t HaloLo = D * P.VecHaloLo;
+  int64_t HaloLo = D * P.vector().HaloLo;
   W.line("const int k_load = " + First[2] + " - " + First[2] +
          " % AN5D_VEC + (int)blockIdx.x * " + TileK +
          (HaloLo ? " - " + str(HaloLo) + " * AN5D_VEC" : std::string()) +
@@ -455,7 +455,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row whose copy is awaited next");
   W.line("int plane_in = 0; // its shared plane");
-  if (D > 1 && P.VecLevelRing) {
+  if (D > 1 && P.vector().LevelRing) {
     W.line("// Level L of the row computed now goes to slot level_in of "
            "level L's planes; level L + 1");
     W.line("// reads the one computed " + str(P.Hi[0]) +
@@ -506,14 +506,14 @@ std::string Emitter::vecCopyCall(const std::string &Dst,
 
 Operand Emitter::inputPlane(int64_t Row) const {
   Operand O = bufferValue("smem", Row, 0, Row);
-  O.Modulo = P.VecPlanes;
+  O.Modulo = P.vector().Planes;
   return O;
 }
 
 Operand Emitter::levelRingPlane(int64_t Level, int64_t Part,
                                 int64_t Row) const {
   Operand O = bufferValue("level_planes[" + str(Level) + "]", Part, Level, Row);
-  O.Modulo = P.VecLevelRing;
+  O.Modulo = P.vector().LevelRing;
   return O;
 }
 
@@ -547,7 +547,7 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   KernelOp &Adv = op(KernelOpKind::Advance);
   Adv.Src = I;
   Adv.Args = {"plane_in = plane_in + 1 == AN5D_VEC_PLANES ? 0 : plane_in + 1;"};
-  if (K.Degree > 1 && P.VecLevelRing) {
+  if (K.Degree > 1 && P.vector().LevelRing) {
     Adv.Args.push_back("level_in = level_back;");
     Adv.Args.push_back("level_back = level_back + 1 == AN5D_LEVEL_RING ? 0 : "
                        "level_back + 1;");
@@ -555,7 +555,7 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
 }
 
 void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
-  const int64_t Vk = P.VecK, C = P.Cells, Ring = P.Ring, D = K.Degree;
+  const int64_t Vk = P.vector().Lanes, C = P.Cells, Ring = P.Ring, D = K.Degree;
   const std::string &I = It[0];
   const std::string Row = plus(I, -Level * P.Hi[0]);
   // Level L of row `Row` is needed from row_first - (D - L) * lo_0 on.
@@ -569,7 +569,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   Operand Plane;
   if (Level == 1)
     Plane = inputPlane(RowOff);
-  else if (P.VecLevelRing)
+  else if (P.vector().LevelRing)
     Plane = levelRingPlane(Level - 1, 1, RowOff);
   else
     Plane = bufferValue("level_planes", (Level - 2) % 2, Level - 1, RowOff);
@@ -577,9 +577,9 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     W.line("// " + (D > 1 ? "level 1 of " : std::string()) + "row " + Row +
            ": its in-plane neighbours from its shared plane");
     W.line("const " + vecType() + " *const centre = smem + (plane_in + " +
-           str(P.VecPlanes - P.Hi[0]) + ") % AN5D_VEC_PLANES * "
+           str(P.vector().Planes - P.Hi[0]) + ") % AN5D_VEC_PLANES * "
            "AN5D_VEC_PLANE + " + VecRowBase + ";");
-  } else if (P.VecLevelRing) {
+  } else if (P.vector().LevelRing) {
     W.line("// level " + str(Level) + " of row " + Row + ": level " +
            str(Level - 1) + " of its in-plane neighbours from the shared "
            "plane it went to");
@@ -672,7 +672,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     codeReads(std::move(Stored));
   } else {
     vecKeep(Level, Centre, Row);
-    if (P.VecLevelRing) {
+    if (P.vector().LevelRing) {
       W.line(vecType() + " *const level_out = " +
              levelPlane(Level, "level_in") + ";");
       for (int64_t Ci = 0; Ci < C; ++Ci) {
@@ -706,7 +706,7 @@ void Emitter::vecKeep(int64_t Level, int64_t Slot, const std::string &Row) {
          " > " + Last[0] + ")");
   std::string Plane = Level % 2 ? "other" : "in";
   for (int64_t Ci = 0; Ci < P.Cells; ++Ci)
-    for (int64_t Vi = 0; Vi < P.VecK; ++Vi)
+    for (int64_t Vi = 0; Vi < P.vector().Lanes; ++Vi)
       W.line("an5d_keep(" + ringName(Level, Slot, Ci) + "." + Components[Vi] +
              ", " + Plane + ", " + Row + ", " + plus(It[1], Ci) + ", " +
              plus(It[2], Vi) + gridArgs() + ");");
@@ -732,7 +732,7 @@ void Emitter::vecStores(const KernelPlan &K) {
     W.line("*(" + vecType() + " *)cell = " + Value + ";");
     W.dedent();
     W.open(K.Degree > 1 ? "else if (stores_k)" : "else");
-    for (int64_t Vi = 0; Vi < P.VecK; ++Vi) {
+    for (int64_t Vi = 0; Vi < P.vector().Lanes; ++Vi) {
       W.line("if (" + plus(Kx, Vi) + " >= " + First[2] + " && " +
              plus(Kx, Vi) + " <= " + Last[2] + ")");
       W.indent();

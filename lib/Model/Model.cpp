@@ -182,7 +182,7 @@ struct ColumnCounts {
 
 /// HaloDegrees: levels whose halo threads the block holds (Plan::
 /// haloDegrees); Copied: level 0 also copies lo and hi columns beside the
-/// threads (Plan::HaloRows).
+/// threads (ScalarLayout::HaloRows).
 ColumnCounts countColumns(int64_t Extent, int64_t Lo, int64_t Hi, int64_t BS,
                           int64_t Tile, int64_t HaloDegrees, bool Copied) {
   ColumnCounts C;
@@ -286,7 +286,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   R.BS = P.BS;
   R.StreamBlock = P.StreamBlock;
   R.Cells = P.Cells;
-  R.HaloRows = P.HaloRows;
+  R.HaloRows = P.haloRows();
   R.Kernel = P.Kernel;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
@@ -299,7 +299,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   for (unsigned Dm = 1; Dm < P.Dims; ++Dm) {
     ColumnCounts C = countColumns(
         Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm], P.span(Dm - 1), K.Tile[Dm - 1],
-        P.haloDegrees(Dm - 1, Deg), P.HaloRows && Dm == 1);
+        P.haloDegrees(Dm - 1, Deg), P.haloRows() && Dm == 1);
     Threads *= C.Threads;
     InArray *= C.InArray;
     LoadedCols *= C.Loaded;
@@ -325,7 +325,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Shared memory: every thread stores one value per cell, row and level
   // that feeds the next level; computed cells load their other columns.
   // One barrier per thread, row and level serves all of a thread's cells.
-  bool UsesShared = !P.SharedRows.empty();
+  bool UsesShared = !P.scalar().SharedRows.empty();
   double SharedStores =
       UsesShared ? Threads * Rows.Streamed * double(Deg) +
                        (LoadedCols - InArray) * Rows.Loaded

@@ -10,6 +10,7 @@
 using namespace an5d;
 
 int64_t Plan::sharedRowOf(int64_t Off) const {
+  const std::vector<int64_t> &SharedRows = scalar().SharedRows;
   for (size_t I = 0; I < SharedRows.size(); ++I)
     if (SharedRows[I] == Off)
       return int64_t(I);
@@ -176,6 +177,7 @@ static bool checkBlock(const PlanOptions &Opts, Plan &P, std::string &Error) {
 static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
                           std::string &Error) {
   std::vector<int64_t> Block = naiveBlock(P.Dims);
+  P.Family = NaiveLayout{Block};
   P.BS.assign(Block.begin() + 1, Block.end());
   P.BT = 1;
   P.Threads = 1;
@@ -200,10 +202,11 @@ static int64_t aheadSlots(int64_t &Unroll, int64_t Prefetch) {
 /// --halo-rows needs one shared row (star or associative kernel), copies
 /// into shared memory, and a thread along j for each halo row.
 static bool checkHaloRows(const Plan &P, bool Async, std::string &Error) {
-  if (P.SharedRows != std::vector<int64_t>{0}) {
+  const std::vector<int64_t> &SharedRows = P.scalar().SharedRows;
+  if (SharedRows != std::vector<int64_t>{0}) {
     Error = std::string("--halo-rows needs the star or associative kernel ") +
             "(one row in shared memory); " +
-            (P.SharedRows.empty()
+            (SharedRows.empty()
                  ? "this stencil reads no other column"
                  : "the general kernel (--opt=none) keeps one per row of "
                    "the reach") +
@@ -237,7 +240,7 @@ static std::string sharedLimit(const Plan &P) {
          std::to_string(P.Gpu.SharedPerBlock / 1024) + " KiB)";
 }
 
-/// Plans the vector-cell kernel (--kvec, Plan::VecK) once the options
+/// Plans the vector-cell kernel (--kvec, VectorLayout) once the options
 /// common to every N.5D kernel are checked: 3D, star, one step per launch.
 static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
                         const PlanOptions &Opts, Plan &P, std::string &Error) {
@@ -271,24 +274,25 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   if (!Error.empty())
     return false;
   P.Kernel = KernelKind::Star;
-  if (P.HaloRows) {
+  if (Opts.HaloRows) {
     Error = V + " copies every row of level 0, the halo rows included; "
                 "drop --halo-rows";
     return false;
   }
-  P.VecK = Opts.VecK;
-  P.VecHaloLo = ceilDiv(P.Lo[2], P.VecK);
-  P.VecHaloHi = ceilDiv(P.Hi[2], P.VecK);
+  VectorLayout &VL = P.Family.emplace<VectorLayout>();
+  VL.Lanes = Opts.VecK;
+  VL.HaloLo = ceilDiv(P.Lo[2], VL.Lanes);
+  VL.HaloHi = ceilDiv(P.Hi[2], VL.Lanes);
   // Level L of a degree-D launch is valid D - L halos inside the loaded
   // region, which is one halo wider than the threads' cells along j (rows)
   // and k (vectors): the threads compute level 1 wherever it is valid, and
   // a degree's tile (j rows, k cells) is D - 1 halos smaller.
-  auto tileOfDegree = [&P](int64_t Degree) -> std::vector<int64_t> {
+  auto tileOfDegree = [&P, &VL](int64_t Degree) -> std::vector<int64_t> {
     return {P.span(0) - (Degree - 1) * (P.Lo[1] + P.Hi[1]),
-            (P.BS[1] - (Degree - 1) * (P.VecHaloLo + P.VecHaloHi)) * P.VecK};
+            (P.BS[1] - (Degree - 1) * (VL.HaloLo + VL.HaloHi)) * VL.Lanes};
   };
   std::vector<int64_t> Tile = tileOfDegree(P.BT);
-  int64_t Halo = P.BS[1] - Tile[1] / P.VecK;
+  int64_t Halo = P.BS[1] - Tile[1] / VL.Lanes;
   int64_t RowHalo = P.span(0) - Tile[0];
   if (Tile[1] <= 0) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
@@ -313,17 +317,16 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   if (!P.MinBlocks)
     P.MinBlocks = std::max<int64_t>(1, P.Gpu.RegistersPerSM / (128 * P.Threads));
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
-  P.SharedRows = {0};
-  P.VecPlanes = P.Prefetch + P.Hi[0] + 2;
+  VL.Planes = P.Prefetch + P.Hi[0] + 2;
   // Level L's row is read by level L + 1 hi_0 rows later: a ring of hi_0 + 1
   // planes per level needs no __syncthreads but the row's first.
-  P.VecLevelRing = P.Hi[0] ? P.Hi[0] + 1 : 0;
-  P.VecLevelPlanes = P.Hi[0] ? (P.BT - 1) * P.VecLevelRing
+  VL.LevelRing = P.Hi[0] ? P.Hi[0] + 1 : 0;
+  VL.LevelPlanes = P.Hi[0] ? (P.BT - 1) * VL.LevelRing
                              : std::min<int64_t>(P.BT - 1, 2);
   P.SharedExtent = {P.span(0) + P.Lo[1] + P.Hi[1],
-                    (P.BS[1] + P.VecHaloLo + P.VecHaloHi) * P.VecK};
+                    (P.BS[1] + VL.HaloLo + VL.HaloHi) * VL.Lanes};
   P.SharedPlaneCells = P.SharedExtent[0] * P.SharedExtent[1];
-  int64_t Planes = P.VecPlanes + P.VecLevelPlanes;
+  int64_t Planes = VL.Planes + VL.LevelPlanes;
   P.SharedBytes = Planes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
@@ -359,7 +362,6 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
   P.Run = Opts.Run;
-  P.SmVec = Opts.SmVec;
   if (std::optional<OptionError> E = checkOptions(Opts, P.Dims, P.Elem)) {
     Error = E->Message;
     return false;
@@ -380,10 +382,12 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   unsigned Blocked = P.Dims - 1;
   P.BS = planBlockSizes(Opts, P.Dims);
   P.Cells = Opts.Cells;
-  P.HaloRows = Opts.HaloRows;
   if (Opts.VecK > 1)
     return makeVecPlan(S, A, Opts, P, Error);
-  if (P.HaloRows && P.Dims != 3) {
+  ScalarLayout &L = P.scalar();
+  L.SmVec = Opts.SmVec;
+  L.HaloRows = Opts.HaloRows;
+  if (L.HaloRows && P.Dims != 3) {
     Error = "--halo-rows applies to 3D stencils; a 2D block's halo threads "
             "lie along the contiguous dimension, where copies of halo "
             "columns would not coalesce";
@@ -405,10 +409,10 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
       Rows.insert(Off);
   if (!Rows.empty() && P.Kernel == KernelKind::Assoc)
     Rows = {0};
-  P.SharedRows.assign(Rows.begin(), Rows.end());
+  L.SharedRows.assign(Rows.begin(), Rows.end());
   // Without shared rows there is no __syncthreads to wait at: registers.
   bool Async = Opts.AsyncPrefetch && !Rows.empty();
-  if (P.HaloRows && !checkHaloRows(P, Async && P.Prefetch > 0, Error))
+  if (L.HaloRows && !checkHaloRows(P, Async && P.Prefetch > 0, Error))
     return false;
   P.Threads = 1;
   for (unsigned D = 0; D < Blocked; ++D) {
@@ -447,13 +451,13 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
     P.SharedExtent.push_back(P.span(D) + P.Lo[D + 1] + P.Hi[D + 1]);
     P.SharedPlaneCells *= P.SharedExtent.back();
   }
-  P.SharedBytes = 2 * int64_t(P.SharedRows.size()) * P.SharedPlaneCells *
+  P.SharedBytes = 2 * int64_t(L.SharedRows.size()) * P.SharedPlaneCells *
                   elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "-bS " + userBlockSizes(P.BS) + " needs " +
             std::to_string(P.SharedBytes) +
             " bytes of shared memory per block (2 buffers of " +
-            std::to_string(P.SharedRows.size()) + " rows of " +
+            std::to_string(L.SharedRows.size()) + " rows of " +
             joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
             sharedLimit(P) + ", use a smaller -bS";
     return false;
@@ -465,20 +469,20 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
     for (unsigned D = 0; D < Blocked; ++D)
       K.Tile.push_back(P.span(D) -
                        P.haloDegrees(D, Deg) * (P.Lo[D + 1] + P.Hi[D + 1]));
-    bool Parity = !P.SharedRows.empty() && Deg % 2 == 1;
+    bool Parity = !L.SharedRows.empty() && Deg % 2 == 1;
     K.Unroll = Parity ? std::lcm(P.Ring, int64_t(2)) : P.Ring;
     if (Async)
       K.AheadSlots = aheadSlots(K.Unroll, P.Prefetch);
     // The halo slot of the row level 1 shares must outlive the copies of
     // the rows in flight.
-    if (P.HaloRows)
+    if (L.HaloRows)
       K.HaloSlots = aheadSlots(K.Unroll, P.Prefetch + P.levelOneLag());
-    P.AheadSlots = std::max(P.AheadSlots, K.AheadSlots);
-    P.HaloSlots = std::max(P.HaloSlots, K.HaloSlots);
+    L.AheadSlots = std::max(L.AheadSlots, K.AheadSlots);
+    L.HaloSlots = std::max(L.HaloSlots, K.HaloSlots);
     P.Kernels.push_back(K);
   }
-  P.SharedBytes += (P.AheadSlots * P.Threads * P.Cells +
-                    P.HaloSlots * P.haloThreads()) *
+  P.SharedBytes += (L.AheadSlots * P.Threads * P.Cells +
+                    L.HaloSlots * P.haloThreads()) *
                    elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
     Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
@@ -562,10 +566,10 @@ void Plan::dump(llvm::raw_ostream &OS) const {
 void Plan::dumpShape(llvm::raw_ostream &OS) const {
   OS << "plan\n";
   OS << "  scheme: " << schemeName(Run) << "\n";
-  if (Run == Scheme::Naive) {
+  if (const NaiveLayout *N = std::get_if<NaiveLayout>(&Family)) {
     OS << "  dimensions: " << Dims << "\n";
     OS << "  element type: " << elemTypeName(Elem) << "\n";
-    OS << "  block: " << userBlockSizes(naiveBlock(Dims)) << " (threads per block: "
+    OS << "  block: " << userBlockSizes(N->Block) << " (threads per block: "
        << Threads << "), one thread per cell, one launch per step\n";
     OS << "  min blocks per SM: " << MinBlocks << "\n";
     return;
@@ -575,8 +579,9 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
      << (MinBlocks ? "" : " (not set)") << "\n";
   OS << "  shared-memory reads: " << (plainSharedLoads() ? "vectorizable" : "scalar")
      << "\n";
+  const ScalarLayout *L = std::get_if<ScalarLayout>(&Family);
   OS << "  level 0 read ahead: " << Prefetch << " rows"
-     << (AheadSlots ? " (asynchronous copies into shared memory)" : "")
+     << (L && L->AheadSlots ? " (asynchronous copies into shared memory)" : "")
      << "\n";
   OS << "  dimensions: " << Dims << " (streaming along dimension 0)\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
@@ -590,23 +595,23 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
        << (adjacentCells() ? std::string("adjacent")
                            : std::to_string(BS[0]) + " apart")
        << " (a block spans " << span(0) << ")\n";
-  if (HaloRows)
+  if (haloRows())
     OS << "  halo rows: level 0's " << Lo[1] + Hi[1]
        << " rows beside the block along dimension 1 copied by its first "
-       << Lo[1] + Hi[1] << " rows of threads (" << HaloSlots
-       << " slots each, " << HaloSlots * haloThreads() * elemTypeBytes(Elem)
+       << Lo[1] + Hi[1] << " rows of threads (" << L->HaloSlots
+       << " slots each, " << L->HaloSlots * haloThreads() * elemTypeBytes(Elem)
        << " bytes of shared memory)\n";
   OS << "  stream block (hSN): " << StreamBlock << " rows\n";
   OS << "  reach:";
   for (unsigned D = 0; D < Dims; ++D)
     OS << " [-" << Lo[D] << ", +" << Hi[D] << "]";
   OS << "\n  register ring: " << Ring << " rows per level\n";
-  if (vectorCells()) {
-    OS << "  vector cells: " << VecK << " adjacent along dimension 2 per "
-       << "thread and row (" << VecK * elemTypeBytes(Elem) << " bytes), "
-       << VecHaloLo << " + " << VecHaloHi << " halo vectors per row\n";
-    OS << "  shared planes: " << VecPlanes << " of " << joinX(SharedExtent)
-       << (VecLevelPlanes ? " + " + std::to_string(VecLevelPlanes) +
+  if (const VectorLayout *V = std::get_if<VectorLayout>(&Family)) {
+    OS << "  vector cells: " << V->Lanes << " adjacent along dimension 2 per "
+       << "thread and row (" << V->Lanes * elemTypeBytes(Elem) << " bytes), "
+       << V->HaloLo << " + " << V->HaloHi << " halo vectors per row\n";
+    OS << "  shared planes: " << V->Planes << " of " << joinX(SharedExtent)
+       << (V->LevelPlanes ? " + " + std::to_string(V->LevelPlanes) +
                                 " for levels 1 .. bT - 1"
                           : std::string())
        << ", " << SharedBytes << " bytes\n";
@@ -615,15 +620,15 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
          << StreamBlock << " rows, unrolled by " << K.Unroll << " rows\n";
     return;
   }
-  OS << "  shared rows: " << SharedRows.size() << " (streaming offsets:";
-  for (int64_t R : SharedRows)
+  OS << "  shared rows: " << L->SharedRows.size() << " (streaming offsets:";
+  for (int64_t R : L->SharedRows)
     OS << " " << R;
-  int64_t HaloBytes = HaloSlots * haloThreads() * elemTypeBytes(Elem);
-  int64_t Slots = AheadSlots * Threads * Cells * elemTypeBytes(Elem);
+  int64_t HaloBytes = L->HaloSlots * haloThreads() * elemTypeBytes(Elem);
+  int64_t Slots = L->AheadSlots * Threads * Cells * elemTypeBytes(Elem);
   OS << "), padded plane " << joinX(SharedExtent) << ", 2 buffers, "
      << SharedBytes - Slots - HaloBytes << " bytes\n";
-  if (AheadSlots)
-    OS << "  read-ahead slots: " << AheadSlots << " per thread"
+  if (L->AheadSlots)
+    OS << "  read-ahead slots: " << L->AheadSlots << " per thread"
        << (Cells > 1 ? " and cell" : "") << ", " << Slots
        << " bytes (shared memory per block: " << SharedBytes << " bytes)\n";
   OS << "  write plane: (t + " << WriteShift << ") % 2\n";

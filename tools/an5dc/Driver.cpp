@@ -127,10 +127,10 @@ bool vectorPlan(const DriverOptions &O, const Stencil &S,
                       userBlockSizes(P.BS) + " --sl " +
                       std::to_string(P.StreamBlock) + " --cells " +
                       std::to_string(P.Cells) + " --kvec " +
-                      std::to_string(P.VecK);
+                      std::to_string(P.vector().Lanes);
   P.Origin = Defaults.empty()
                  ? "given on the command line (" + Given + ")"
-                 : "--kvec " + std::to_string(P.VecK) + " with" + Defaults +
+                 : "--kvec " + std::to_string(P.vector().Lanes) + " with" + Defaults +
                        " (the vector-cell defaults; the model does not rank "
                        "vector-cell shapes yet)";
   Plans.push_back(P);
@@ -161,7 +161,7 @@ bool addVectorCandidate(const DriverOptions &O, const Stencil &S,
   std::string Defaults;
   if (!planVectorCells(O, S, A, PO, P, Defaults, /*Report=*/Asked))
     return !Asked; // a candidate the user did not ask for is left out
-  P.Origin = "vector-cell candidate --kvec " + std::to_string(P.VecK) +
+  P.Origin = "vector-cell candidate --kvec " + std::to_string(P.vector().Lanes) +
              (Defaults.empty() ? std::string() : " with" + Defaults) +
              " (the vector-cell defaults; not ranked by the model)";
   Plans.push_back(P);
