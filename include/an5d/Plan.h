@@ -282,28 +282,38 @@ constexpr int64_t MaxVectorBytes = 16;
 /// Most cells per thread (--cells).
 constexpr int64_t MaxCells = 8;
 
-/// A command-line option makePlan cannot take, whatever the stencil's
-/// reach: its value is outside the option's range, or does not fit the
-/// stencil's dimensions.
-struct OptionError {
+/// Why the plan stage refuses a set of options for a stencil: a typed
+/// value the driver renders (with a caret at Where when it is valid), so
+/// that no check is repeated outside this stage.
+struct PlanError {
   enum class Kind {
     OutOfRange, // a number outside its range (Message gives the range)
     Count,      // -bS with more sizes than the stencil has blocked dimensions
+    KernelRefused,  // --opt or --kvec needs a shape the stencil lacks (Where:
+                    // the read or term that prevents it)
+    Conflict,       // options that do not go together, or not in this dimension
+    TargetLacks,    // the GPU (--gpu) lacks a feature the option needs
+    BlockTooSmall,  // the halo of bT levels leaves a block no tile
+    TooManyThreads, // more threads than a block, or --min-blocks an SM, holds
+    SharedMemory,   // more shared memory per block than the GPU has
   };
   Kind What = Kind::OutOfRange;
-  /// The option as the user writes it: "--prefetch", "-bS".
+  /// The option to change, as the user writes it: "--prefetch", "-bS".
   std::string Option;
-  /// The sentence the driver prints after "an5dc: error: ".
+  /// The sentence the driver prints after "error: ".
   std::string Message;
+  /// The source of the read or term that makes a kernel inapplicable.
+  clang::SourceRange Where;
 };
 
 /// The first option of Opts that makePlan rejects for a stencil of Dims
-/// dimensions of Elem before looking at its reach, or nullopt. The naive
-/// scheme reads only --min-blocks. makePlan calls it first; the driver
-/// calls it once before planning, so that an option error is reported as
-/// one even where the model's search would only find nothing to rank.
-std::optional<OptionError> checkOptions(const PlanOptions &Opts, unsigned Dims,
-                                        ElemType Elem);
+/// dimensions of Elem before looking at its reach (OutOfRange or Count), or
+/// nullopt. The naive scheme reads only --min-blocks. makePlan calls it
+/// first; the driver calls it once before planning, so that an option error
+/// is reported as one even where the model's search would only find
+/// nothing to rank.
+std::optional<PlanError> checkOptions(const PlanOptions &Opts, unsigned Dims,
+                                      ElemType Elem);
 
 /// The block sizes of an N.5D plan of Opts, array order (as Plan::BS): -bS,
 /// one size for both dimensions in 3D, or the default (128; 32x32).
@@ -324,16 +334,17 @@ std::string parametersLabel(int64_t BT, const std::vector<int64_t> &BS,
 /// Naive scheme: threads per block along each dimension, array order.
 std::vector<int64_t> naiveBlock(unsigned Dims);
 
-/// Why Kind cannot run this stencil ("" when it can), and the source range
-/// of the read or term that prevents it. Auto always applies.
-std::string kernelRefusal(const Stencil &S, const StencilAnalysis &A,
-                          KernelKind Kind, clang::SourceRange &Where);
+/// Why Kind cannot run this stencil (a KernelRefused error whose Where is
+/// the read or term that prevents it), or nullopt when it can. Auto always
+/// applies.
+std::optional<PlanError>
+kernelRefusal(const Stencil &S, const StencilAnalysis &A, KernelKind Kind);
 
-/// Why --kvec VecK cannot run this 3D stencil ("" when it can, or when
-/// VecK is 1 or the stencil is not 3D: makePlan says why then), and the
-/// source range of the diagonal read that prevents it.
-std::string vectorRefusal(const Stencil &S, const StencilAnalysis &A,
-                          int64_t VecK, clang::SourceRange &Where);
+/// Why --kvec VecK cannot run this 3D stencil (KernelRefused, Where: the
+/// diagonal read), or nullopt when it can, when VecK is 1 or when the
+/// stencil is not 3D (makePlan says why then).
+std::optional<PlanError> vectorRefusal(const Stencil &S,
+                                       const StencilAnalysis &A, int64_t VecK);
 
 /// The kernel --opt=auto picks: star for diagonal-access-free stencils,
 /// assoc for other associative ones, else the general kernel.
@@ -353,10 +364,10 @@ const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
 /// " -Xptxas -O<n>" where buildLevelPlan asks for a level other than 3.
 std::string nvccFlags(const std::vector<Plan> &Plans);
 
-/// Entry point of stage 4: the plan, or an empty Error string with the
-/// plan filled. On failure returns false and sets Error to a message.
-bool makePlan(const Stencil &S, const StencilAnalysis &A,
-              const PlanOptions &Opts, Plan &P, std::string &Error);
+/// Entry point of stage 4: fills P and returns nullopt, or returns why the
+/// options cannot be planned for this stencil and target.
+std::optional<PlanError> makePlan(const Stencil &S, const StencilAnalysis &A,
+                                  const PlanOptions &Opts, Plan &P);
 
 } // namespace an5d
 

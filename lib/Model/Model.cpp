@@ -477,8 +477,7 @@ std::vector<Prediction> an5d::rankConfigurations(
             O.Cells = Cells;
             O.HaloRows = Halo;
             Plan P;
-            std::string Ignored;
-            if (!makePlan(S, A, O, P, Ignored))
+            if (makePlan(S, A, O, P))
               continue;
             Out.push_back(predictWith(A, P, Size, D, Ops));
           }

@@ -25,12 +25,12 @@ std::vector<int64_t> an5d::planBlockSizes(const PlanOptions &Opts,
   return std::vector<int64_t>(User.rbegin(), User.rend());
 }
 
-std::optional<OptionError> an5d::checkOptions(const PlanOptions &Opts,
-                                              unsigned Dims, ElemType Elem) {
-  using Kind = OptionError::Kind;
+std::optional<PlanError> an5d::checkOptions(const PlanOptions &Opts,
+                                            unsigned Dims, ElemType Elem) {
+  using Kind = PlanError::Kind;
   auto error = [](Kind K, const char *Option, std::string Message) {
-    return std::optional<OptionError>(
-        OptionError{K, Option, std::move(Message)});
+    return std::optional<PlanError>(
+        PlanError{K, Option, std::move(Message), {}});
   };
   const int64_t MaxBlocks = Opts.Gpu.MaxBlocksPerSM;
   if (Opts.MinBlocks && (*Opts.MinBlocks < 1 || *Opts.MinBlocks > MaxBlocks))

@@ -112,70 +112,86 @@ static const char *const DiagonalFreeText =
     "a diagonal-access-free stencil (rows above and below the cell read "
     "only in its own column), but this read is at offset ";
 
-std::string an5d::kernelRefusal(const Stencil &S, const StencilAnalysis &A,
-                                KernelKind Kind, clang::SourceRange &Where) {
+std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
+                                             const StencilAnalysis &A,
+                                             KernelKind Kind) {
   int64_t Diagonal = diagonalRead(A);
-  if (Kind == KernelKind::Star && !A.DiagonalFree && Diagonal >= 0) {
-    Where = S.Reads[Diagonal].Range;
-    return std::string("--opt=star needs ") + DiagonalFreeText +
-           offsetText(A.ReadOffsets[Diagonal]) + alternatives(A, Kind);
-  }
+  if (Kind == KernelKind::Star && !A.DiagonalFree && Diagonal >= 0)
+    return PlanError{PlanError::Kind::KernelRefused, "--opt",
+                     std::string("--opt=star needs ") + DiagonalFreeText +
+                         offsetText(A.ReadOffsets[Diagonal]) +
+                         alternatives(A, Kind),
+                     S.Reads[Diagonal].Range};
   if (Kind == KernelKind::Assoc && !A.Associative) {
     std::vector<int64_t> Plane;
     for (const std::vector<int64_t> &O : A.ReadOffsets)
       Plane.push_back(O[0]);
     const Expr *Bad = nullptr;
     associativeForm(S.Update, Plane, &Bad);
-    Where = Bad ? Bad->Range : S.Update.Range;
-    return "--opt=assoc needs an update that is a sum of terms each reading "
-           "one row of the streaming dimension (optionally scaled by a "
-           "factor that reads no cell), but this term reads several rows" +
-           alternatives(A, Kind);
+    return PlanError{
+        PlanError::Kind::KernelRefused, "--opt",
+        "--opt=assoc needs an update that is a sum of terms each reading "
+        "one row of the streaming dimension (optionally scaled by a "
+        "factor that reads no cell), but this term reads several rows" +
+            alternatives(A, Kind),
+        Bad ? Bad->Range : S.Update.Range};
   }
-  return "";
+  return std::nullopt;
 }
 
-std::string an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A,
-                                int64_t VecK, clang::SourceRange &Where) {
+std::optional<PlanError>
+an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A, int64_t VecK) {
   int64_t Diagonal = diagonalRead(A);
   if (VecK <= 1 || S.numSpaceDims() != 3 || Diagonal < 0)
-    return "";
-  Where = S.Reads[Diagonal].Range;
-  return "--kvec " + std::to_string(VecK) + " needs " + DiagonalFreeText +
-         offsetText(A.ReadOffsets[Diagonal]) + "; drop --kvec";
+    return std::nullopt;
+  return PlanError{PlanError::Kind::KernelRefused, "--kvec",
+                   "--kvec " + std::to_string(VecK) + " needs " +
+                       DiagonalFreeText + offsetText(A.ReadOffsets[Diagonal]) +
+                       "; drop --kvec",
+                   S.Reads[Diagonal].Range};
+}
+
+using Kind = PlanError::Kind;
+
+/// The error of Option (What, the sentence the driver prints).
+static PlanError fail(Kind What, const char *Option, std::string Message) {
+  return PlanError{What, Option, std::move(Message), {}};
 }
 
 /// Sets P.MinBlocks; false with Error when that many blocks of P.Threads
 /// threads would not fit on an SM (Fix: what to make smaller).
 static bool setMinBlocks(const PlanOptions &Opts, const std::string &Fix,
-                         Plan &P, std::string &Error) {
+                         Plan &P, PlanError &Error) {
   P.MinBlocks = Opts.MinBlocks.value_or(0);
   if (P.MinBlocks * P.Threads <= P.Gpu.ThreadsPerSM)
     return true;
-  Error = "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
-          std::to_string(P.Threads) + "-thread blocks asks for " +
-          std::to_string(P.MinBlocks * P.Threads) + " threads per SM; an SM of " +
-          P.Gpu.Name + " holds at most " +
-          std::to_string(P.Gpu.ThreadsPerSM) + ", use a smaller " + Fix;
+  Error =
+      fail(Kind::TooManyThreads, "--min-blocks",
+           "--min-blocks " + std::to_string(P.MinBlocks) + " with " +
+               std::to_string(P.Threads) + "-thread blocks asks for " +
+               std::to_string(P.MinBlocks * P.Threads) +
+               " threads per SM; an SM of " + P.Gpu.Name + " holds at most " +
+               std::to_string(P.Gpu.ThreadsPerSM) + ", use a smaller " + Fix);
   return false;
 }
 
 /// P.Threads fits a CUDA block and --min-blocks of them an SM; sets
 /// P.MinBlocks.
-static bool checkBlock(const PlanOptions &Opts, Plan &P, std::string &Error) {
+static bool checkBlock(const PlanOptions &Opts, Plan &P, PlanError &Error) {
   if (P.Threads > P.Gpu.MaxThreadsPerBlock) {
-    Error = "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
-            std::to_string(P.Threads) + " threads; CUDA allows at most " +
-            std::to_string(P.Gpu.MaxThreadsPerBlock) +
-            " threads per block, use a smaller -bS";
+    Error =
+        fail(Kind::TooManyThreads, "-bS",
+             "-bS " + userBlockSizes(P.BS) + " makes blocks of " +
+                 std::to_string(P.Threads) + " threads; CUDA allows at most " +
+                 std::to_string(P.Gpu.MaxThreadsPerBlock) +
+                 " threads per block, use a smaller -bS");
     return false;
   }
   return setMinBlocks(Opts, "--min-blocks or -bS", P, Error);
 }
 
 /// Plans the naive scheme: a fixed block, no temporal blocking.
-static bool makeNaivePlan(const PlanOptions &Opts, Plan &P,
-                          std::string &Error) {
+static bool makeNaivePlan(const PlanOptions &Opts, Plan &P, PlanError &Error) {
   std::vector<int64_t> Block = naiveBlock(P.Dims);
   P.Family = NaiveLayout{Block};
   P.BS.assign(Block.begin() + 1, Block.end());
@@ -201,30 +217,36 @@ static int64_t aheadSlots(int64_t &Unroll, int64_t Prefetch) {
 
 /// --halo-rows needs one shared row (star or associative kernel), copies
 /// into shared memory, and a thread along j for each halo row.
-static bool checkHaloRows(const Plan &P, bool Async, std::string &Error) {
+static bool checkHaloRows(const Plan &P, bool Async, PlanError &Error) {
   const std::vector<int64_t> &SharedRows = P.scalar().SharedRows;
   if (SharedRows != std::vector<int64_t>{0}) {
-    Error = std::string("--halo-rows needs the star or associative kernel ") +
-            "(one row in shared memory); " +
-            (SharedRows.empty()
-                 ? "this stencil reads no other column"
-                 : "the general kernel (--opt=none) keeps one per row of "
-                   "the reach") +
-            "; use --opt=star or --opt=assoc where they apply, or drop "
-            "--halo-rows";
+    Error =
+        fail(Kind::Conflict, "--halo-rows",
+             std::string("--halo-rows needs the star or associative kernel ") +
+                 "(one row in shared memory); " +
+                 (SharedRows.empty()
+                      ? "this stencil reads no other column"
+                      : "the general kernel (--opt=none) keeps one per row of "
+                        "the reach") +
+                 "; use --opt=star or --opt=assoc where they apply, or drop "
+                 "--halo-rows");
     return false;
   }
   if (!Async) {
-    Error = "--halo-rows copies the halo rows asynchronously; it needs "
-            "--async-prefetch and --prefetch of at least 1";
+    Error = fail(Kind::Conflict, "--halo-rows",
+                 "--halo-rows copies the halo rows asynchronously; it needs "
+                 "--async-prefetch and --prefetch of at least 1");
     return false;
   }
   int64_t Rows = P.Lo[1] + P.Hi[1];
   if (P.BS[0] < Rows) {
-    Error = "--halo-rows: -bS " + userBlockSizes(P.BS) + " has " +
-            std::to_string(P.BS[0]) + " threads along Y, fewer than the " +
-            std::to_string(Rows) + " halo rows (reach along j) they copy; "
-            "use a larger Y";
+    Error =
+        fail(Kind::BlockTooSmall, "-bS",
+             "--halo-rows: -bS " + userBlockSizes(P.BS) + " has " +
+                 std::to_string(P.BS[0]) + " threads along Y, fewer than the " +
+                 std::to_string(Rows) +
+                 " halo rows (reach along j) they copy; "
+                 "use a larger Y");
     return false;
   }
   return true;
@@ -243,40 +265,48 @@ static std::string sharedLimit(const Plan &P) {
 /// Plans the vector-cell kernel (--kvec, VectorLayout) once the options
 /// common to every N.5D kernel are checked: 3D, star, one step per launch.
 static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
-                        const PlanOptions &Opts, Plan &P, std::string &Error) {
+                        const PlanOptions &Opts, Plan &P, PlanError &Error) {
   std::string V = "--kvec " + std::to_string(Opts.VecK);
   int64_t Bytes = Opts.VecK * elemTypeBytes(P.Elem);
   if (P.Dims != 3) {
-    Error = V + " applies to 3D stencils; in 2D the cells of a thread lie "
-                "bS apart along the contiguous dimension (--cells)";
+    Error = fail(Kind::Conflict, "--kvec",
+                 V + " applies to 3D stencils; in 2D the cells of a thread lie "
+                     "bS apart along the contiguous dimension (--cells)");
     return false;
   }
   if (Bytes != 8 && Bytes != MaxVectorBytes) {
-    Error = V + ": " + std::to_string(Opts.VecK) + " " +
-            elemTypeName(P.Elem) + " cells make " + std::to_string(Bytes) +
+    Error = fail(
+        Kind::OutOfRange, "--kvec",
+        V + ": " + std::to_string(Opts.VecK) + " " + elemTypeName(P.Elem) +
+            " cells make " + std::to_string(Bytes) +
             " bytes; a vector of cells is 8 or 16 bytes (--kvec 2 or 4 for "
-            "float, 2 for double)";
+            "float, 2 for double)");
     return false;
   }
   if (!P.Gpu.hasAsyncCopy()) {
-    Error = V + " copies vectors with cp.async, which " + P.Gpu.Name + " (" +
-            P.Gpu.arch() + ") does not have (sm_80 and newer); drop --kvec";
+    Error = fail(Kind::TargetLacks, "--kvec",
+                 V + " copies vectors with cp.async, which " + P.Gpu.Name +
+                     " (" + P.Gpu.arch() +
+                     ") does not have (sm_80 and newer); drop --kvec");
     return false;
   }
   if (Opts.Kernel != KernelKind::Auto && Opts.Kernel != KernelKind::Star) {
-    Error = V + " is a star kernel (rows above and below from registers); "
-                "drop --opt=" + std::string(kernelKindName(Opts.Kernel)) +
-            " or --kvec";
+    Error = fail(Kind::Conflict, "--kvec",
+                 V +
+                     " is a star kernel (rows above and below from registers); "
+                     "drop --opt=" +
+                     std::string(kernelKindName(Opts.Kernel)) + " or --kvec");
     return false;
   }
-  clang::SourceRange Ignored;
-  Error = vectorRefusal(S, A, Opts.VecK, Ignored);
-  if (!Error.empty())
+  if (std::optional<PlanError> E = vectorRefusal(S, A, Opts.VecK)) {
+    Error = *E;
     return false;
+  }
   P.Kernel = KernelKind::Star;
   if (Opts.HaloRows) {
-    Error = V + " copies every row of level 0, the halo rows included; "
-                "drop --halo-rows";
+    Error = fail(Kind::Conflict, "--kvec",
+                 V + " copies every row of level 0, the halo rows included; "
+                     "drop --halo-rows");
     return false;
   }
   VectorLayout &VL = P.Family.emplace<VectorLayout>();
@@ -295,18 +325,24 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   int64_t Halo = P.BS[1] - Tile[1] / VL.Lanes;
   int64_t RowHalo = P.span(0) - Tile[0];
   if (Tile[1] <= 0) {
-    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
-            std::to_string(P.BT) + ": a block needs more than " +
-            std::to_string(Halo) + " threads along X (the halo vectors along "
-            "k of levels 1 .. bT - 1); use more threads or a smaller -bT";
+    Error =
+        fail(Kind::BlockTooSmall, "-bS",
+             "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
+                 std::to_string(P.BT) + ": a block needs more than " +
+                 std::to_string(Halo) +
+                 " threads along X (the halo vectors along "
+                 "k of levels 1 .. bT - 1); use more threads or a smaller -bT");
     return false;
   }
   if (Tile[0] <= 0) {
-    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
-            std::to_string(P.BT) + ": a block's " + std::to_string(P.span(0)) +
-            " rows along Y (threads x --cells) lose " +
-            std::to_string(RowHalo) + " to the halo of levels 1 .. bT - 1 "
-            "and keep none; use more rows or a smaller -bT";
+    Error = fail(Kind::BlockTooSmall, "-bS",
+                 "-bS " + userBlockSizes(P.BS) + " with " + V + " and -bT " +
+                     std::to_string(P.BT) + ": a block's " +
+                     std::to_string(P.span(0)) +
+                     " rows along Y (threads x --cells) lose " +
+                     std::to_string(RowHalo) +
+                     " to the halo of levels 1 .. bT - 1 "
+                     "and keep none; use more rows or a smaller -bT");
     return false;
   }
   P.Threads = P.BS[0] * P.BS[1];
@@ -329,11 +365,15 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   int64_t Planes = VL.Planes + VL.LevelPlanes;
   P.SharedBytes = Planes * P.SharedPlaneCells * elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
-    Error = "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
-            std::to_string(P.SharedBytes) + " bytes of shared memory per "
-            "block (" + std::to_string(Planes) + " planes of " +
-            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
-            sharedLimit(P) + ", use a smaller -bS, --cells or --prefetch";
+    Error =
+        fail(Kind::SharedMemory, "-bS",
+             "-bS " + userBlockSizes(P.BS) + " with " + V + " needs " +
+                 std::to_string(P.SharedBytes) +
+                 " bytes of shared memory per "
+                 "block (" +
+                 std::to_string(Planes) + " planes of " +
+                 joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
+                 sharedLimit(P) + ", use a smaller -bS, --cells or --prefetch");
     return false;
   }
   // Degree 1 serves the last steps of every run (both planes end as the C
@@ -353,7 +393,7 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
 
 /// makePlan without the build line's ptxas level.
 static bool planShape(const Stencil &S, const StencilAnalysis &A,
-                      const PlanOptions &Opts, Plan &P, std::string &Error) {
+                      const PlanOptions &Opts, Plan &P, PlanError &Error) {
   P = Plan();
   P.Gpu = Opts.Gpu;
   P.Dims = S.numSpaceDims();
@@ -362,18 +402,18 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
   P.Run = Opts.Run;
-  if (std::optional<OptionError> E = checkOptions(Opts, P.Dims, P.Elem)) {
-    Error = E->Message;
+  if (std::optional<PlanError> E = checkOptions(Opts, P.Dims, P.Elem)) {
+    Error = *E;
     return false;
   }
   if (P.Run == Scheme::Naive)
     return makeNaivePlan(Opts, P, Error);
 
   P.Kernel = Opts.Kernel == KernelKind::Auto ? autoKernel(A) : Opts.Kernel;
-  clang::SourceRange Ignored;
-  Error = kernelRefusal(S, A, P.Kernel, Ignored);
-  if (!Error.empty())
+  if (std::optional<PlanError> E = kernelRefusal(S, A, P.Kernel)) {
+    Error = *E;
     return false;
+  }
   P.BT = Opts.BT;
   // Two rows ahead: deeper read-ahead measured no faster on an H200, even
   // at bT 1 in 3D (docs/performance.md), and costs a register per row.
@@ -388,9 +428,11 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   L.SmVec = Opts.SmVec;
   L.HaloRows = Opts.HaloRows;
   if (L.HaloRows && P.Dims != 3) {
-    Error = "--halo-rows applies to 3D stencils; a 2D block's halo threads "
-            "lie along the contiguous dimension, where copies of halo "
-            "columns would not coalesce";
+    Error =
+        fail(Kind::Conflict, "--halo-rows",
+             "--halo-rows applies to 3D stencils; a 2D block's halo threads "
+             "lie along the contiguous dimension, where copies of halo "
+             "columns would not coalesce");
     return false;
   }
   // The rows in shared memory follow from the kernel alone; --halo-rows's
@@ -426,19 +468,19 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
                                     " threads x --cells " +
                                     std::to_string(P.Cells) + ")"
                               : "";
-      Error = "-bS " + userBlockSizes(P.BS) + " is too small for -bT " +
-              std::to_string(P.BT) + ": a block of " +
-              std::to_string(P.span(D)) + " " +
-              (Cells.empty() ? "threads" : "cells" + Cells) + Which +
-              " loses " + std::to_string(Degrees * Reach) +
-              " columns to the halo (" +
-              (Degrees == P.BT ? "bT" : "(bT - 1)") + " * reach " +
-              std::to_string(Reach) + ") and keeps none; use " +
-              (Cells.empty() ? "-bS larger than "
-                             : "more than ") +
-              std::to_string(Degrees * Reach) +
-              (Cells.empty() ? "" : " cells (-bS times --cells)") +
-              " or a smaller -bT";
+      Error = fail(Kind::BlockTooSmall, "-bS",
+                   "-bS " + userBlockSizes(P.BS) + " is too small for -bT " +
+                       std::to_string(P.BT) + ": a block of " +
+                       std::to_string(P.span(D)) + " " +
+                       (Cells.empty() ? "threads" : "cells" + Cells) + Which +
+                       " loses " + std::to_string(Degrees * Reach) +
+                       " columns to the halo (" +
+                       (Degrees == P.BT ? "bT" : "(bT - 1)") + " * reach " +
+                       std::to_string(Reach) + ") and keeps none; use " +
+                       (Cells.empty() ? "-bS larger than " : "more than ") +
+                       std::to_string(Degrees * Reach) +
+                       (Cells.empty() ? "" : " cells (-bS times --cells)") +
+                       " or a smaller -bT");
       return false;
     }
     P.Threads *= P.BS[D];
@@ -454,12 +496,13 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.SharedBytes = 2 * int64_t(L.SharedRows.size()) * P.SharedPlaneCells *
                   elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
-    Error = "-bS " + userBlockSizes(P.BS) + " needs " +
-            std::to_string(P.SharedBytes) +
-            " bytes of shared memory per block (2 buffers of " +
-            std::to_string(L.SharedRows.size()) + " rows of " +
-            joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) + "); " +
-            sharedLimit(P) + ", use a smaller -bS";
+    Error = fail(Kind::SharedMemory, "-bS",
+                 "-bS " + userBlockSizes(P.BS) + " needs " +
+                     std::to_string(P.SharedBytes) +
+                     " bytes of shared memory per block (2 buffers of " +
+                     std::to_string(L.SharedRows.size()) + " rows of " +
+                     joinX(P.SharedExtent) + " " + elemTypeName(P.Elem) +
+                     "); " + sharedLimit(P) + ", use a smaller -bS");
     return false;
   }
 
@@ -485,9 +528,12 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
                     L.HaloSlots * P.haloThreads()) *
                    elemTypeBytes(P.Elem);
   if (P.SharedBytes > P.Gpu.SharedPerBlock) {
-    Error = "--async-prefetch with -bS " + userBlockSizes(P.BS) + " needs " +
-            std::to_string(P.SharedBytes) + " bytes of shared memory per "
-            "block; " + sharedLimit(P) + ", use a smaller -bS or --prefetch";
+    Error = fail(Kind::SharedMemory, "--async-prefetch",
+                 "--async-prefetch with -bS " + userBlockSizes(P.BS) +
+                     " needs " + std::to_string(P.SharedBytes) +
+                     " bytes of shared memory per "
+                     "block; " +
+                     sharedLimit(P) + ", use a smaller -bS or --prefetch");
     return false;
   }
   return true;
@@ -547,12 +593,14 @@ std::string an5d::nvccFlags(const std::vector<Plan> &Plans) {
          (Level == 3 ? std::string() : " -Xptxas -O" + std::to_string(Level));
 }
 
-bool an5d::makePlan(const Stencil &S, const StencilAnalysis &A,
-                    const PlanOptions &Opts, Plan &P, std::string &Error) {
+std::optional<PlanError> an5d::makePlan(const Stencil &S,
+                                        const StencilAnalysis &A,
+                                        const PlanOptions &Opts, Plan &P) {
+  PlanError Error;
   if (!planShape(S, A, Opts, P, Error))
-    return false;
+    return Error;
   setPtxasLevel(A, Opts, P);
-  return true;
+  return std::nullopt;
 }
 
 void Plan::dump(llvm::raw_ostream &OS) const {

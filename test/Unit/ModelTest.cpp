@@ -117,8 +117,8 @@ TEST(ModelTest, ThreadClassesAndTrafficByHand) {
   O.BS = {8};
   O.StreamBlock = 4;
   Plan P;
-  std::string Error;
-  ASSERT_TRUE(makePlan(F.S, F.A, O, P, Error)) << Error;
+  std::optional<PlanError> Error = makePlan(F.S, F.A, O, P);
+  ASSERT_FALSE(Error) << Error->Message;
   ProblemSize Size;
   Size.Extent = {10, 10};
   Prediction R = predict(F.S, F.A, P, Size, *findDevice("H100"));

@@ -99,11 +99,11 @@ bool planVectorCells(const DriverOptions &O, const Stencil &S,
     fill(O.BS.has_value(), "-bS 32,16", [&] { PO.BS = {32, 16}; });
   fill(O.StreamBlock.has_value(), "--sl 64", [&] { PO.StreamBlock = 64; });
   fill(O.Cells.has_value(), "--cells 2", [&] { PO.Cells = 2; });
-  std::string Error;
-  if (makePlan(S, A, PO, P, Error))
+  std::optional<PlanError> Error = makePlan(S, A, PO, P);
+  if (!Error)
     return true;
   if (Report)
-    llvm::errs() << "an5dc: error: " << Error << "\n";
+    llvm::errs() << "an5dc: error: " << Error->Message << "\n";
   return false;
 }
 
@@ -149,12 +149,10 @@ bool addVectorCandidate(const DriverOptions &O, const Stencil &S,
   bool Asked = PO.VecK > 1;
   if (!Asked)
     PO.VecK = MaxVectorBytes / elemTypeBytes(S.Elem);
-  clang::SourceRange Where;
-  bool Applies = S.numSpaceDims() == 3 &&
-                 vectorRefusal(S, A, PO.VecK, Where).empty() &&
-                 (PO.Kernel == KernelKind::Auto ||
-                  PO.Kernel == KernelKind::Star) &&
-                 !PO.HaloRows;
+  bool Applies =
+      S.numSpaceDims() == 3 && !vectorRefusal(S, A, PO.VecK) &&
+      (PO.Kernel == KernelKind::Auto || PO.Kernel == KernelKind::Star) &&
+      !PO.HaloRows;
   if (!Asked && !Applies)
     return true;
   Plan P;
@@ -265,9 +263,10 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       Plan P;
       llvm::errs() << "an5dc: error: no configuration of the search space "
                       "fits "
-                   << Dev->Name
-                   << (makePlan(S, A, PO, P, Error) ? "" : ": " + Error)
-                   << "\n";
+                   << Dev->Name << [&]() -> std::string {
+        std::optional<PlanError> E = makePlan(S, A, PO, P);
+        return E ? ": " + E->Message : "";
+      }() << "\n";
       return false;
     }
     if (!Ranking.empty() && Ranking.front().Spills)
@@ -277,7 +276,7 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
     size_t Count = std::min<size_t>(Ranking.size(), std::max(1u, unsigned(Autotune)));
     for (size_t I = 0; I < Count; ++I) {
       Plan P;
-      bool Planned = makePlan(S, A, optionsOf(Ranking[I], Scalar), P, Error);
+      bool Planned = !makePlan(S, A, optionsOf(Ranking[I], Scalar), P);
       assert(Planned && "the model ranks only configurations that plan");
       (void)Planned;
       P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
@@ -290,8 +289,8 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       return true;
   }
   Plan P;
-  if (!makePlan(S, A, PO, P, Error)) {
-    llvm::errs() << "an5dc: error: " << Error << "\n";
+  if (std::optional<PlanError> E = makePlan(S, A, PO, P)) {
+    llvm::errs() << "an5dc: error: " << E->Message << "\n";
     return false;
   }
   if (PO.Run == Scheme::N5D) {
@@ -377,19 +376,15 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
         llvm::errs() << "an5dc: warning: " << Name
                      << " has no effect with --scheme=naive\n";
   } else if (PO.Kernel != KernelKind::Auto) {
-    clang::SourceRange Where;
-    std::string Why = kernelRefusal(*S, *A, PO.Kernel, Where);
-    if (!Why.empty()) {
-      D.error(Reject::KernelNotApplicable, Where, Why);
+    if (std::optional<PlanError> E = kernelRefusal(*S, *A, PO.Kernel)) {
+      D.error(Reject::KernelNotApplicable, E->Where, E->Message);
       return 1;
     }
   }
   int VecK = O.VecK.value_or(1);
   if (PO.Run == Scheme::N5D && VecK > 1) {
-    clang::SourceRange Where;
-    std::string Why = vectorRefusal(*S, *A, VecK, Where);
-    if (!Why.empty()) {
-      D.error(Reject::KernelNotApplicable, Where, Why);
+    if (std::optional<PlanError> E = vectorRefusal(*S, *A, VecK)) {
+      D.error(Reject::KernelNotApplicable, E->Where, E->Message);
       return 1;
     }
   }
@@ -419,7 +414,7 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   if (!chooseDevice(O, Dev))
     return 1;
   PO.Gpu = Dev;
-  if (std::optional<OptionError> E =
+  if (std::optional<PlanError> E =
           checkOptions(PO, S->numSpaceDims(), S->Elem)) {
     llvm::errs() << "an5dc: error: " << E->Message << "\n";
     return 1;
