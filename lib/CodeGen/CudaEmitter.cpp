@@ -469,8 +469,7 @@ void Emitter::boundaryHelper() {
 void Emitter::divisionHelpers() {
   Divisors.clear();
   collectConstantDivisors(S.Update, Divisors);
-  for (const ConstantDivisor &D : Divisors)
-    writeDivisionHelper(W, D);
+  writeDivisionHelpers(W, Divisors);
 }
 
 // --- 6. The user's program ----------------------------------------------------------
