@@ -133,8 +133,10 @@ std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
                         const std::map<std::string, std::string> &ScalarName,
                         const CoefficientTable &Coefs);
 
-/// Writes the device function of D (an analysis result, see Analysis.h).
-void writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D);
+/// Writes the device functions of Divisors (analysis results, see
+/// Analysis.h) and the warp vote they share; nothing when there are none.
+void writeDivisionHelpers(CodeWriter &W,
+                          const std::vector<ConstantDivisor> &Divisors);
 
 } // namespace an5d
 

@@ -388,11 +388,14 @@ void Emitter::parameters() {
 }
 
 void Emitter::smWrapper() {
-  W.line("// Shared-memory reads: one scalar volatile load each, which keeps "
-         "nvcc from merging");
-  W.line("// neighbours into vector loads (they raise register pressure, AN5D "
-         "section 4.3);");
-  W.line("// AN5D_SM_VEC (an5dc --sm-vec) lets it vectorize.");
+  W.line("// Shared-memory reads: scalar loads at an unsigned index, whose "
+         "zero extension hides");
+  W.line("// from nvcc that neighbours are adjacent, so it does not merge "
+         "them into vector loads");
+  W.line("// (they raise register pressure, AN5D section 4.3) but still loads "
+         "a neighbour read twice");
+  W.line("// once (__syncthreads orders them); AN5D_SM_VEC (an5dc --sm-vec) "
+         "lets it vectorize.");
   if (adjacentCells()) {
     W.line("// Here plain loads: a thread's cells are adjacent rows, so its "
            "cells read the same");
@@ -403,8 +406,7 @@ void Emitter::smWrapper() {
   W.raw("#ifdef AN5D_SM_VEC");
   W.raw("#define AN5D_SM(buffer, index) ((buffer)[index])");
   W.raw("#else");
-  W.raw("#define AN5D_SM(buffer, index) (*(const volatile " + Elem +
-        " *)&(buffer)[index])");
+  W.raw("#define AN5D_SM(buffer, index) ((buffer)[(unsigned)(index)])");
   W.raw("#endif");
   W.line("");
 }
@@ -469,8 +471,7 @@ void Emitter::boundaryHelper() {
 void Emitter::divisionHelpers() {
   Divisors.clear();
   collectConstantDivisors(S.Update, Divisors);
-  for (const ConstantDivisor &D : Divisors)
-    writeDivisionHelper(W, D);
+  writeDivisionHelpers(W, Divisors);
 }
 
 // --- 6. The user's program ----------------------------------------------------------

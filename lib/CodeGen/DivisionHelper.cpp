@@ -1,7 +1,10 @@
 //===- DivisionHelper.cpp - The device function of an exact division -----===//
 //
-// Writes the helper the analysis proved exact for one divisor
-// (lib/Analysis/ConstantDivision.cpp has the sequence and its proof).
+// Writes the helpers the analysis proved exact, one per divisor
+// (lib/Analysis/ConstantDivision.cpp has the sequence and its proof). The
+// proved sequence runs on every lane with no branch around it; a range test
+// and one warp vote send a warp to the IEEE division only when one of its
+// lanes holds a value the proof does not cover.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
@@ -25,25 +28,48 @@ std::string floatLiteral(float F) {
 
 } // namespace
 
-void an5d::writeDivisionHelper(CodeWriter &W, const ConstantDivisor &D) {
-  std::string C = floatLiteral(D.Value), Rc = floatLiteral(D.Reciprocal);
-  W.line("// x / " + D.Text + " rounded as the IEEE division "
-         "rounds it, without dividing: q0 = x * (1 / c), one");
-  W.line("// FMA for the exact remainder, one to correct q0. an5dc proved it "
-         "for this c wherever");
-  W.line("// |q0| is in [2^-80, 2^80] (and for zeros); other values divide.");
-  W.line("__device__ __forceinline__ float " + D.Helper + "(float x)");
-  W.open("");
-  W.line("const float q0 = x * " + Rc + ";");
-  W.line("const float a = fabsf(q0);");
-  W.line("if ((a >= " + floatLiteral(ConstantDivisor::RangeLow) +
-         " || x == 0.0f) && a <= " + floatLiteral(ConstantDivisor::RangeHigh) +
-         ")");
-  W.indent();
-  W.line("return copysignf(fmaf(fmaf(-q0, " + C + ", x), " + Rc +
-         ", q0), q0);");
-  W.dedent();
-  W.line("return x / " + C + ";");
-  W.close();
+void an5d::writeDivisionHelpers(CodeWriter &W,
+                                const std::vector<ConstantDivisor> &Divisors) {
+  if (Divisors.empty())
+    return;
+  W.line("// True on every lane when P holds on some lane of the warp that "
+         "reaches it (a vote among");
+  W.line("// the active lanes, safe in divergent code); the CPU emulation has "
+         "no warps.");
+  W.raw("#ifdef AN5D_EMULATION");
+  W.raw("#define AN5D_ANY_LANE(p) (p)");
+  W.raw("#else");
+  W.raw("#define AN5D_ANY_LANE(p) __any_sync(__activemask(), (p))");
+  W.raw("#endif");
   W.line("");
+  for (const ConstantDivisor &D : Divisors) {
+    std::string C = floatLiteral(D.Value), NegC = floatLiteral(-D.Value),
+                Rc = floatLiteral(D.Reciprocal);
+    W.line("// x / " + D.Text + " rounded as the IEEE division rounds it, "
+           "without dividing: q0 = x * (1 / c), one");
+    W.line("// FMA for the exact remainder, one to correct q0. an5dc proved "
+           "it for this c wherever");
+    W.line("// |q0| is in [2^-80, 2^80] and for zeros; every lane computes "
+           "it. Where a lane holds");
+    W.line("// another value (subnormal, huge, infinite, NaN) its whole warp "
+           "takes the division, and");
+    W.line("// that lane its quotient: the branch is the same on all lanes "
+           "and no lane waits for another.");
+    W.line("__device__ __forceinline__ float " + D.Helper + "(float x)");
+    W.open("");
+    W.line("const float q0 = x * " + Rc + ";");
+    W.line("float q = copysignf(fmaf(fmaf(q0, " + NegC + ", x), " + Rc +
+           ", q0), q0);");
+    W.line("const float a = fabsf(q0);");
+    W.line("const bool proved = (a >= " +
+           floatLiteral(ConstantDivisor::RangeLow) + " || x == 0.0f) && a <= " +
+           floatLiteral(ConstantDivisor::RangeHigh) + ";");
+    W.open("if (AN5D_ANY_LANE(!proved))");
+    W.line("const float divided = x / " + C + ";");
+    W.line("q = proved ? q : divided;");
+    W.close();
+    W.line("return q;");
+    W.close();
+    W.line("");
+  }
 }
