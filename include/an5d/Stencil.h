@@ -119,13 +119,41 @@ struct Expr {
   clang::SourceRange Range;
 };
 
+/// How the program keeps the two planes of the double buffer.
+enum class StencilForm {
+  PlaneIndex, // one array with a plane dimension: A[(t + 1) % 2] = f(A[t % 2])
+  TwoArrays,  // two arrays in turn: { B = f(A); A = f(B); } per time iteration
+};
+const char *stencilFormName(StencilForm F);
+
+/// One assignment of the scop as written, for the dump and diagnostics
+/// (TwoArrays: one per loop nest, in program order).
+struct Statement {
+  std::string Writes;       // the array it assigns
+  std::string Reads;        // the array its update reads
+  clang::SourceRange Range; // the assignment
+};
+
 struct Stencil {
   std::string Function;  // the function holding the scop
   std::string FileName;
   unsigned ScopLine = 0; // line of #pragma scop
   ElemType Elem = ElemType::Float;
+  StencilForm Form = StencilForm::PlaneIndex;
+  /// The double buffer as one array with a plane dimension. TwoArrays: a
+  /// view of the two user arrays, named after plane 0, with extent 2 there;
+  /// Write, Reads and Update are the first statement's in that view (the
+  /// array it writes is plane (t + 1) % 2, the one it reads t % 2).
   ArrayInfo Array;
+  /// TwoArrays: the user's arrays holding device plane 0 (read by the first
+  /// statement) and plane 1 (written by it), each without a plane dimension.
+  std::vector<ArrayInfo> PlaneArrays;
+  std::vector<Statement> Statements; // TwoArrays: the two, in order
+  /// The loop over Jacobi steps the device runs. TwoArrays: two steps per
+  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1 (its iterator
+  /// keeps the user's name); WrittenTime is then the loop as written.
   Loop Time;
+  Loop WrittenTime;
   std::vector<Loop> Space; // outermost (streaming) first
   std::vector<std::string> Params; // symbolic sizes, in order of appearance
   std::vector<ScalarVar> Scalars;
@@ -136,6 +164,17 @@ struct Stencil {
   clang::SourceRange NestRange;  // the time loop statement
 
   unsigned numSpaceDims() const { return Space.size(); }
+  /// The time loop as the program writes it.
+  const Loop &timeLoopAsWritten() const {
+    return Form == StencilForm::TwoArrays ? WrittenTime : Time;
+  }
+  /// Jacobi steps per iteration of the time loop as written (1 or 2).
+  unsigned stepsPerIteration() const {
+    return Form == StencilForm::TwoArrays ? 2 : 1;
+  }
+  /// The name of the user array an access of the first statement touches:
+  /// Array's, or for TwoArrays the plane array it selects.
+  const std::string &arrayOf(const Access &A) const;
   void dump(llvm::raw_ostream &OS) const;
 };
 
