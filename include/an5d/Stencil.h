@@ -123,6 +123,7 @@ struct Expr {
 enum class StencilForm {
   PlaneIndex, // one array with a plane dimension: A[(t + 1) % 2] = f(A[t % 2])
   TwoArrays,  // two arrays in turn: { B = f(A); A = f(B); } per time iteration
+  PointerSwap, // { out = f(in); tmp = in; in = out; out = tmp; } per iteration
 };
 const char *stencilFormName(StencilForm F);
 
@@ -145,15 +146,21 @@ struct Stencil {
   /// Write, Reads and Update are the first statement's in that view (the
   /// array it writes is plane (t + 1) % 2, the one it reads t % 2).
   ArrayInfo Array;
-  /// TwoArrays: the user's arrays holding device plane 0 (read by the first
-  /// statement) and plane 1 (written by it), each without a plane dimension.
+  /// TwoArrays, PointerSwap: the user's arrays holding device plane 0 (read
+  /// by the first statement; PointerSwap: what the read pointer points to
+  /// when the loop starts) and plane 1 (written by it), each without a plane
+  /// dimension. A pointer's undeclared first extent is the rows it accesses.
   std::vector<ArrayInfo> PlaneArrays;
   std::vector<Statement> Statements; // TwoArrays: the two, in order
   /// The loop over Jacobi steps the device runs. TwoArrays: two steps per
-  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1 (its iterator
-  /// keeps the user's name); WrittenTime is then the loop as written.
+  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1; PointerSwap:
+  /// one, from 0 to hi - lo (its iterator keeps the user's name);
+  /// WrittenTime is then the loop as written.
   Loop Time;
   Loop WrittenTime;
+  /// PointerSwap: the pointer the swap goes through when it is declared
+  /// before the loop (the program may read it after); "" otherwise.
+  std::string SwapTemp;
   std::vector<Loop> Space; // outermost (streaming) first
   std::vector<std::string> Params; // symbolic sizes, in order of appearance
   std::vector<ScalarVar> Scalars;
@@ -166,8 +173,10 @@ struct Stencil {
   unsigned numSpaceDims() const { return Space.size(); }
   /// The time loop as the program writes it.
   const Loop &timeLoopAsWritten() const {
-    return Form == StencilForm::TwoArrays ? WrittenTime : Time;
+    return planesAreArrays() ? WrittenTime : Time;
   }
+  /// The two planes are two user arrays (TwoArrays, PointerSwap).
+  bool planesAreArrays() const { return Form != StencilForm::PlaneIndex; }
   /// Jacobi steps per iteration of the time loop as written (1 or 2).
   unsigned stepsPerIteration() const {
     return Form == StencilForm::TwoArrays ? 2 : 1;

@@ -170,6 +170,9 @@ bool Analyzer::checkDependences() {
   if (S.Form == StencilForm::TwoArrays)
     Instead = "'" + S.PlaneArrays[0].Name + "', the array the other loop "
               "nest writes";
+  else if (S.Form == StencilForm::PointerSwap)
+    Instead = "'" + S.PlaneArrays[0].Name + "', the pointer to the previous "
+              "step's array";
   for (size_t R = 0; R < M.Reads.size(); ++R) {
     // [P] -> { S[dt, d...] }: distances of the flow into read R
     isl::union_set Deltas = flowInto(M, R).deltas();
@@ -178,7 +181,7 @@ bool Analyzer::checkDependences() {
               "this read gets a value computed in the same time step "
               "(Gauss-Seidel order); N.5D blocking needs every read from the "
               "previous step's " +
-                  std::string(S.Form == StencilForm::TwoArrays ? "values, "
+                  std::string(S.planesAreArrays() ? "values, "
                                                                : "plane, ") +
                   Instead);
       Reported = true;
@@ -186,7 +189,7 @@ bool Analyzer::checkDependences() {
       D.error(Reject::NotJacobi, S.Reads[R].Range,
               "this read gets a value written two or more steps earlier, not "
               "the previous step's; read " +
-                  std::string(S.Form == StencilForm::TwoArrays ? ""
+                  std::string(S.planesAreArrays() ? ""
                                                                : "the plane ") +
                   Instead + " instead");
       Reported = true;

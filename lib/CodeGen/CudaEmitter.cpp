@@ -498,9 +498,9 @@ void Emitter::userProgram() {
        str(Src.EndLine) + ") runs on the GPU through an5d_run_" + Fn +
        " */");
   line("{");
-  // The user's planes: the two halves of one array, or two arrays in turn
-  // (plane 0 the one the first statement reads); each is verified alone.
-  const bool TwoArrays = S.Form == StencilForm::TwoArrays;
+  // The user's planes: the two halves of one array, or two arrays (plane 0
+  // the one the first statement reads); each is verified alone.
+  const bool TwoArrays = S.planesAreArrays();
   std::vector<std::string> Names, Bases, References;
   if (TwoArrays) {
     std::string Zeros;
@@ -528,7 +528,7 @@ void Emitter::userProgram() {
     line("  " + Elem + " *" + References[Pl] + " = an5d_verify_copy((const " +
          Elem + " *)" + Bases[Pl] + ", " + Cells + ");");
   line("  {");
-  line(TwoArrays ? "    /* the original loop nests on copies of both arrays */"
+  line(TwoArrays ? "    /* the original loop on copies of both arrays */"
                  : "    /* the original loop nest on a copy of both planes */");
   std::string Dims;
   for (unsigned Dm = TwoArrays ? 2 : 1; Dm <= N; ++Dm)
@@ -573,6 +573,8 @@ void Emitter::userProgram() {
          " *)" + Bases[Pl] + ", " + Cells +
          std::string(S.Elem == ElemType::Float ? ", 1e-4" : ", 1e-10") + ");");
   W.raw("#endif");
+  if (S.Form == StencilForm::PointerSwap)
+    pointerSwapEpilogue(line);
   line("}");
   W.raw("#line " + str(Src.EndLine + 1) + " \"" + Src.FileName + "\"");
   std::string After = T.substr(Src.ScopEnd);
@@ -580,6 +582,25 @@ void Emitter::userProgram() {
     After.pop_back();
   if (!After.empty() || Src.ScopEnd < T.size())
     W.raw(After);
+}
+
+/// The user's pointers end as the C loop leaves them: swapped once per
+/// iteration, and the swap's temporary, where it outlives the loop, equal
+/// to the last iteration's write pointer.
+void Emitter::pointerSwapEpilogue(
+    const std::function<void(const std::string &)> &Line) {
+  const Loop &T = S.timeLoopAsWritten();
+  std::string Lo = T.Lower.str(wide), Hi = T.Upper.str(wide);
+  std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
+  const std::string &In = S.PlaneArrays[0].Name, &Out = S.PlaneArrays[1].Name;
+  Line("  /* the C loop swaps " + In + " and " + Out + " once per iteration */");
+  Line("  if (" + Runs + " && ((" + Hi + ") - (" + Lo + ") + 1) % 2 != 0) {");
+  Line("    auto an5d_swap = " + In + ";");
+  Line("    " + In + " = " + Out + ";");
+  Line("    " + Out + " = an5d_swap;");
+  Line("  }");
+  if (!S.SwapTemp.empty())
+    Line("  if (" + Runs + ") " + S.SwapTemp + " = " + Out + ";");
 }
 
 std::string Emitter::kernelDescription() const {

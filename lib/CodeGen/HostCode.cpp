@@ -215,7 +215,7 @@ void Emitter::sharedMemoryOptIn() {
 
 void Emitter::runFunction() {
   // Two arrays in turn: plane 0 and plane 1 are two user arrays.
-  const bool TwoArrays = S.Form == StencilForm::TwoArrays;
+  const bool TwoArrays = S.planesAreArrays();
   std::string Params = TwoArrays ? Elem + " *host_0, " + Elem + " *host_1"
                                  : Elem + " *host";
   for (unsigned Dm = 0; Dm < N; ++Dm)
@@ -225,11 +225,10 @@ void Emitter::runFunction() {
     Params += ", long " + First[Dm] + ", long " + Last[Dm];
   Params += scalarParams();
   if (TwoArrays) {
-    W.line("// Runs Jacobi steps t_first .. t_last of the scop on the GPU "
-           "(two per iteration of its");
-    W.line("// time loop): copies the arrays `host_0` (plane 0) and `host_1` "
-           "(plane 1) to the device,");
-    W.line("// launches, copies both back.");
+    W.line("// Runs Jacobi steps t_first .. t_last of the scop on the GPU: "
+           "copies the arrays `host_0`");
+    W.line("// (plane 0) and `host_1` (plane 1) to the device, launches, "
+           "copies both back.");
   } else {
     W.line("// Runs time steps t_first .. t_last of the scop on the GPU: "
            "copies both planes of");

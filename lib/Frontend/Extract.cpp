@@ -169,6 +169,12 @@ bool Extractor::collectNest(const clang::Stmt *Top,
         S.Form = StencilForm::TwoArrays;
         SecondNest = Body[1];
         Cur = Body[0];
+      } else if (Body.size() > 1 && isa<clang::ForStmt>(Body[0])) {
+        // A loop nest, then a pointer swap (ExtractSwap.cpp).
+        if (!recognizeSwap(Body))
+          return false;
+        if (S.Form == StencilForm::PointerSwap)
+          Cur = Body[0];
       }
     }
   }
@@ -371,6 +377,8 @@ std::optional<Stencil> Extractor::run() {
     return std::nullopt;
   if (S.Form == StencilForm::TwoArrays)
     finishTwoArrays();
+  if (S.Form == StencilForm::PointerSwap && !finishPointerSwap())
+    return std::nullopt;
   return std::move(S);
 }
 

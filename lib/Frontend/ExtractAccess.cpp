@@ -231,7 +231,7 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
             "'A[t % 2][i][j]'");
     return false;
   }
-  if (S.Form == StencilForm::TwoArrays)
+  if (S.planesAreArrays())
     return parseTurnAccess(E, V, Indices, A, IsWrite);
   if (!ArrayVar) {
     if (!describeArray(V, E->getSourceRange()))

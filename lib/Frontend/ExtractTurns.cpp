@@ -29,7 +29,8 @@ bool Extractor::describePlaneArray(const clang::VarDecl *V,
     D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
     return false;
   }
-  if (!A.Extents[0]) {
+  // A pointer swap's pointers reach the rows their accesses reach.
+  if (!A.Extents[0] && S.Form != StencilForm::PointerSwap) {
     D.error(Reject::Dimensionality, Use,
             "the extent of '" + A.Name + "' along its first dimension is "
             "not declared, and the GPU copy needs it; declare the array with "

@@ -82,6 +82,15 @@ private:
                   const Expr &Second, const std::vector<Access> &SecondReads);
   void finishTwoArrays();
 
+  // A pointer swap after the loop nest (ExtractSwap.cpp).
+  struct Swap {
+    const clang::VarDecl *First = nullptr, *Second = nullptr, *Temp = nullptr;
+    bool TempDeclaredInLoop = false;
+  };
+  bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
+  bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
+  bool finishPointerSwap();
+
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);
   std::optional<Expr> toExpr(const clang::Expr *E);
@@ -118,6 +127,7 @@ private:
   const clang::Stmt *SecondNest = nullptr;
   unsigned StatementIndex = 0;
   const clang::VarDecl *PlaneVars[2] = {nullptr, nullptr};
+  Swap PointerSwap; // the swap after the nest (PointerSwap form)
 };
 
 } // namespace frontend

@@ -106,12 +106,13 @@ const char *an5d::stencilFormName(StencilForm F) {
   switch (F) {
   case StencilForm::PlaneIndex: return "one array with a plane index";
   case StencilForm::TwoArrays: return "two arrays in turn";
+  case StencilForm::PointerSwap: return "pointer swap";
   }
   return "?";
 }
 
 const std::string &Stencil::arrayOf(const Access &A) const {
-  if (Form != StencilForm::TwoArrays)
+  if (!planesAreArrays())
     return Array.Name;
   assert(PlaneArrays.size() == 2 && "two arrays in turn without two arrays");
   int64_t Shift = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
@@ -232,7 +233,7 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
       OS << "[" << (A.Extents[D] ? A.Extents[D]->str() : "?") << "]";
     OS << " (" << formName(A.Form) << ")\n";
   };
-  if (Form == StencilForm::TwoArrays) {
+  if (planesAreArrays()) {
     array("plane 0", PlaneArrays[0]);
     array("plane 1", PlaneArrays[1]);
   } else {
@@ -248,9 +249,9 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   const Loop &Written = timeLoopAsWritten();
   OS << "  time loop: " << Written.Iter << " from " << Written.Lower.str()
      << " to " << Written.Upper.str() << declared(Written) << "\n";
-  if (stepsPerIteration() > 1)
+  if (planesAreArrays())
     OS << "  steps: " << Time.Iter << " from " << Time.Lower.str() << " to "
-       << Time.Upper.str() << " (step 2t reads plane 0, step 2t + 1 plane 1)\n";
+       << Time.Upper.str() << " (an even step reads plane 0, an odd one plane 1)\n";
   for (size_t D = 0; D < Space.size(); ++D)
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
        << Space[D].Lower.str() << " to " << Space[D].Upper.str()
@@ -260,7 +261,7 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
     OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "
        << Scalars[I].Name;
   OS << "]\n";
-  if (Form == StencilForm::TwoArrays) {
+  if (planesAreArrays()) {
     // Each statement as written: its own array where the view has plane
     // (t + 1) % 2, the other where it has t % 2.
     for (size_t I = 0; I < Statements.size(); ++I) {
@@ -280,6 +281,11 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
          << printExprAs(Update, Spell) << "\n";
     }
   }
+  if (Form == StencilForm::PointerSwap)
+    OS << "  swap: " << PlaneArrays[0].Name << " <-> " << PlaneArrays[1].Name
+       << " after each step"
+       << (SwapTemp.empty() ? "" : " (through " + SwapTemp + ", declared before the loop)")
+       << "\n";
   OS << "  write: " << Write.str(Array.Name) << "\n";
   OS << "  reads: " << Reads.size() << "\n";
   OS << "  update: " << printExpr(*this, Update) << "\n";

@@ -21,7 +21,7 @@ void run(int tsteps, int n, double A[n][n], double B[n][n]) {
 // CHECK-NEXT: plane 0: A[n][n] (array parameter)
 // CHECK-NEXT: plane 1: B[n][n] (array parameter)
 // CHECK:      time loop: t from 0 to tsteps - 1 (declared before the loop)
-// CHECK-NEXT: steps: t from 0 to 2*tsteps - 1 (step 2t reads plane 0, step 2t + 1 plane 1)
+// CHECK-NEXT: steps: t from 0 to 2*tsteps - 1 (an even step reads plane 0, an odd one plane 1)
 // CHECK:      statement 0: B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i + 1][j] + A[i - 1][j])
 // CHECK-NEXT: statement 1: A[i][j] = 0.2 * (B[i][j] + B[i][j - 1] + B[i][j + 1] + B[i + 1][j] + B[i - 1][j])
 // CHECK:      jacobi: yes
