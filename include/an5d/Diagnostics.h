@@ -36,6 +36,7 @@ enum class Reject {
   OutOfBounds,        // a read outside the declared array
   KernelNotApplicable, // --opt names a kernel this stencil cannot use
   TooDeep,            // an expression nested deeper than MaxExprDepth
+  TurnMismatch,       // two arrays in turn whose nests are not one update
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

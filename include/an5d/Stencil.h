@@ -119,13 +119,48 @@ struct Expr {
   clang::SourceRange Range;
 };
 
+/// How the program keeps the two planes of the double buffer.
+enum class StencilForm {
+  PlaneIndex, // one array with a plane dimension: A[(t + 1) % 2] = f(A[t % 2])
+  TwoArrays,  // two arrays in turn: { B = f(A); A = f(B); } per time iteration
+  PointerSwap, // { out = f(in); tmp = in; in = out; out = tmp; } per iteration
+};
+const char *stencilFormName(StencilForm F);
+
+/// One assignment of the scop as written, for the dump and diagnostics
+/// (TwoArrays: one per loop nest, in program order).
+struct Statement {
+  std::string Writes;       // the array it assigns
+  std::string Reads;        // the array its update reads
+  clang::SourceRange Range; // the assignment
+};
+
 struct Stencil {
   std::string Function;  // the function holding the scop
   std::string FileName;
   unsigned ScopLine = 0; // line of #pragma scop
   ElemType Elem = ElemType::Float;
+  StencilForm Form = StencilForm::PlaneIndex;
+  /// The double buffer as one array with a plane dimension. TwoArrays: a
+  /// view of the two user arrays, named after plane 0, with extent 2 there;
+  /// Write, Reads and Update are the first statement's in that view (the
+  /// array it writes is plane (t + 1) % 2, the one it reads t % 2).
   ArrayInfo Array;
+  /// TwoArrays, PointerSwap: the user's arrays holding device plane 0 (read
+  /// by the first statement; PointerSwap: what the read pointer points to
+  /// when the loop starts) and plane 1 (written by it), each without a plane
+  /// dimension. A pointer's undeclared first extent is the rows it accesses.
+  std::vector<ArrayInfo> PlaneArrays;
+  std::vector<Statement> Statements; // TwoArrays: the two, in order
+  /// The loop over Jacobi steps the device runs. TwoArrays: two steps per
+  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1; PointerSwap:
+  /// one, from 0 to hi - lo (its iterator keeps the user's name);
+  /// WrittenTime is then the loop as written.
   Loop Time;
+  Loop WrittenTime;
+  /// PointerSwap: the pointer the swap goes through when it is declared
+  /// before the loop (the program may read it after); "" otherwise.
+  std::string SwapTemp;
   std::vector<Loop> Space; // outermost (streaming) first
   std::vector<std::string> Params; // symbolic sizes, in order of appearance
   std::vector<ScalarVar> Scalars;
@@ -136,6 +171,19 @@ struct Stencil {
   clang::SourceRange NestRange;  // the time loop statement
 
   unsigned numSpaceDims() const { return Space.size(); }
+  /// The time loop as the program writes it.
+  const Loop &timeLoopAsWritten() const {
+    return planesAreArrays() ? WrittenTime : Time;
+  }
+  /// The two planes are two user arrays (TwoArrays, PointerSwap).
+  bool planesAreArrays() const { return Form != StencilForm::PlaneIndex; }
+  /// Jacobi steps per iteration of the time loop as written (1 or 2).
+  unsigned stepsPerIteration() const {
+    return Form == StencilForm::TwoArrays ? 2 : 1;
+  }
+  /// The name of the user array an access of the first statement touches:
+  /// Array's, or for TwoArrays the plane array it selects.
+  const std::string &arrayOf(const Access &A) const;
   void dump(llvm::raw_ostream &OS) const;
 };
 

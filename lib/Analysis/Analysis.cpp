@@ -164,6 +164,15 @@ bool Analyzer::checkDependences() {
   }
   bool Reported = false;
   std::string Expected = planeText(S, A.WriteShift - 1);
+  // What a read should read instead: the previous step's plane, or with two
+  // arrays in turn the array the other loop nest writes.
+  std::string Instead = "'" + S.Array.Name + "[" + Expected + "]'";
+  if (S.Form == StencilForm::TwoArrays)
+    Instead = "'" + S.PlaneArrays[0].Name + "', the array the other loop "
+              "nest writes";
+  else if (S.Form == StencilForm::PointerSwap)
+    Instead = "'" + S.PlaneArrays[0].Name + "', the pointer to the previous "
+              "step's array";
   for (size_t R = 0; R < M.Reads.size(); ++R) {
     // [P] -> { S[dt, d...] }: distances of the flow into read R
     isl::union_set Deltas = flowInto(M, R).deltas();
@@ -171,14 +180,18 @@ bool Analyzer::checkDependences() {
       D.error(Reject::GaussSeidel, S.Reads[R].Range,
               "this read gets a value computed in the same time step "
               "(Gauss-Seidel order); N.5D blocking needs every read from the "
-              "previous step's plane, '" + S.Array.Name + "[" + Expected +
-                  "]'");
+              "previous step's " +
+                  std::string(S.planesAreArrays() ? "values, "
+                                                               : "plane, ") +
+                  Instead);
       Reported = true;
     } else if (!Deltas.is_subset(PreviousStep)) {
       D.error(Reject::NotJacobi, S.Reads[R].Range,
               "this read gets a value written two or more steps earlier, not "
-              "the previous step's; read the plane '" + S.Array.Name + "[" +
-                  Expected + "]' instead");
+              "the previous step's; read " +
+                  std::string(S.planesAreArrays() ? ""
+                                                               : "the plane ") +
+                  Instead + " instead");
       Reported = true;
     }
   }
@@ -216,17 +229,22 @@ bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src
   }
   if (!Where.empty())
     Where.pop_back();
+  const std::string &Name = S.arrayOf(Src);
   if (M.Domain.params().is_subset(Outside.params())) {
     D.error(Reject::OutOfBounds, Src.Range,
-            "this " + What + " is outside the array '" + S.Array.Name +
+            "this " + What + " is outside the array '" + Name +
                 "':" + Where + "; shrink the loop bounds by the stencil's "
                 "reach or enlarge the array");
-    D.note(S.Array.DeclRange, "'" + S.Array.Name + "' is declared here");
+    clang::SourceRange Decl = S.Array.DeclRange;
+    for (const ArrayInfo &Plane : S.PlaneArrays)
+      if (Plane.Name == Name)
+        Decl = Plane.DeclRange;
+    D.note(Decl, "'" + Name + "' is declared here");
     return false;
   }
   std::string When = islStr(Outside.params());
   D.warning(Src.Range, "cannot prove this " + What + " stays inside '" +
-                           S.Array.Name + "' for every size:" + Where +
+                           Name + "' for every size:" + Where +
                            " (for " + When + ")");
   A.BoundsNotes.push_back(What + " " + Src.str(S.Array.Name) +
                           " may be outside for " + When);

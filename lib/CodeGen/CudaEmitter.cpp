@@ -499,27 +499,50 @@ void Emitter::userProgram() {
        str(Src.EndLine) + ") runs on the GPU through an5d_run_" + Fn +
        " */");
   line("{");
-  std::string Zeros;
-  for (unsigned Dm = 0; Dm <= N; ++Dm)
-    Zeros += "[0]";
-  std::string Base = "&" + S.Array.Name + Zeros;
-  std::string Cells = "(size_t)2";
+  // The user's planes: the two halves of one array, or two arrays (plane 0
+  // the one the first statement reads); each is verified alone.
+  const bool TwoArrays = S.planesAreArrays();
+  std::vector<std::string> Names, Bases, References;
+  if (TwoArrays) {
+    std::string Zeros;
+    for (unsigned Dm = 1; Dm <= N; ++Dm)
+      Zeros += "[0]";
+    for (unsigned Pl = 0; Pl < 2; ++Pl) {
+      Names.push_back(S.PlaneArrays[Pl].Name);
+      Bases.push_back("&" + Names.back() + Zeros);
+      References.push_back(Pl ? "an5d_reference_1" : "an5d_reference");
+    }
+  } else {
+    std::string Zeros;
+    for (unsigned Dm = 0; Dm <= N; ++Dm)
+      Zeros += "[0]";
+    Names = {S.Array.Name};
+    Bases = {"&" + S.Array.Name + Zeros};
+    References = {"an5d_reference"};
+  }
+  std::string Cells = TwoArrays ? "(size_t)" : "(size_t)2 * ";
   for (unsigned Dm = 1; Dm <= N; ++Dm)
-    Cells += " * (" + S.Array.ExtentText[Dm] + ")";
+    Cells += std::string(Dm > 1 ? " * " : "") + "(" + S.Array.ExtentText[Dm] +
+             ")";
   W.raw("#ifdef AN5D_VERIFY");
-  line("  " + Elem + " *an5d_reference = an5d_verify_copy((const " + Elem +
-       " *)" + Base + ", " + Cells + ");");
+  for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
+    line("  " + Elem + " *" + References[Pl] + " = an5d_verify_copy((const " +
+         Elem + " *)" + Bases[Pl] + ", " + Cells + ");");
   line("  {");
-  line("    /* the original loop nest on a copy of both planes */");
-  std::string Dims, Shadow;
-  for (unsigned Dm = 1; Dm <= N; ++Dm)
+  line(TwoArrays ? "    /* the original loop on copies of both arrays */"
+                 : "    /* the original loop nest on a copy of both planes */");
+  std::string Dims;
+  for (unsigned Dm = TwoArrays ? 2 : 1; Dm <= N; ++Dm)
     Dims += "[" + S.Array.ExtentText[Dm] + "]";
-  line("    " + Elem + " (*" + S.Array.Name + ")" + Dims + " = (" + Elem +
-       " (*)" + Dims + ")an5d_reference;");
+  for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
+    line("    " + Elem + " (*" + Names[Pl] + ")" + Dims + " = (" + Elem +
+         " (*)" + Dims + ")" + References[Pl] + ";");
   W.raw(referenceNest());
   line("  }");
   W.raw("#endif");
-  std::string Args = "(" + Elem + " *)" + Base;
+  std::string Args;
+  for (const std::string &Base : Bases)
+    Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + Base);
   for (unsigned Dm = 1; Dm <= N; ++Dm)
     Args += ", " + S.Array.ExtentText[Dm];
   // Loop bounds in 64 bits: `T - 1` must not wrap where C runs no step.
@@ -530,7 +553,7 @@ void Emitter::userProgram() {
     Args += ", " + V.Name;
   line("  an5d_run_" + Fn + "(" + Args + ");");
   // Iterators declared before the nest end as the C loops leave them.
-  std::vector<const Loop *> Loops = {&S.Time};
+  std::vector<const Loop *> Loops = {&S.timeLoopAsWritten()};
   for (const Loop &L : S.Space)
     Loops.push_back(&L);
   std::string Cond;
@@ -546,9 +569,13 @@ void Emitter::userProgram() {
     Cond += (Cond.empty() ? "" : " && ") + Runs;
   }
   W.raw("#ifdef AN5D_VERIFY");
-  line("  an5d_verify_compare(an5d_reference, (const " + Elem + " *)" + Base +
-       ", " + Cells + std::string(S.Elem == ElemType::Float ? ", 1e-4" : ", 1e-10") + ");");
+  for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
+    line("  an5d_verify_compare(" + References[Pl] + ", (const " + Elem +
+         " *)" + Bases[Pl] + ", " + Cells +
+         std::string(S.Elem == ElemType::Float ? ", 1e-4" : ", 1e-10") + ");");
   W.raw("#endif");
+  if (S.Form == StencilForm::PointerSwap)
+    pointerSwapEpilogue(line);
   line("}");
   W.raw("#line " + str(Src.EndLine + 1) + " \"" + Src.FileName + "\"");
   std::string After = T.substr(Src.ScopEnd);
@@ -556,6 +583,25 @@ void Emitter::userProgram() {
     After.pop_back();
   if (!After.empty() || Src.ScopEnd < T.size())
     W.raw(After);
+}
+
+/// The user's pointers end as the C loop leaves them: swapped once per
+/// iteration, and the swap's temporary, where it outlives the loop, equal
+/// to the last iteration's write pointer.
+void Emitter::pointerSwapEpilogue(
+    const std::function<void(const std::string &)> &Line) {
+  const Loop &T = S.timeLoopAsWritten();
+  std::string Lo = T.Lower.str(wide), Hi = T.Upper.str(wide);
+  std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
+  const std::string &In = S.PlaneArrays[0].Name, &Out = S.PlaneArrays[1].Name;
+  Line("  /* the C loop swaps " + In + " and " + Out + " once per iteration */");
+  Line("  if (" + Runs + " && ((" + Hi + ") - (" + Lo + ") + 1) % 2 != 0) {");
+  Line("    auto an5d_swap = " + In + ";");
+  Line("    " + In + " = " + Out + ";");
+  Line("    " + Out + " = an5d_swap;");
+  Line("  }");
+  if (!S.SwapTemp.empty())
+    Line("  if (" + Runs + ") " + S.SwapTemp + " = " + Out + ";");
 }
 
 std::string Emitter::kernelDescription() const {

@@ -13,6 +13,7 @@
 
 #include <cassert>
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -220,6 +221,8 @@ private:
   void sharedMemoryOptIn();
   void runFunction();
   void userProgram();
+  void pointerSwapEpilogue(
+      const std::function<void(const std::string &)> &Line);
   std::string referenceNest() const;
 
   // Kernel pieces.

@@ -214,17 +214,27 @@ void Emitter::sharedMemoryOptIn() {
 }
 
 void Emitter::runFunction() {
-  std::string Params = Elem + " *host";
+  // Two arrays in turn: plane 0 and plane 1 are two user arrays.
+  const bool TwoArrays = S.planesAreArrays();
+  std::string Params = TwoArrays ? Elem + " *host_0, " + Elem + " *host_1"
+                                 : Elem + " *host";
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Params += ", long " + Ext[Dm];
   Params += ", long t_first, long t_last";
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Params += ", long " + First[Dm] + ", long " + Last[Dm];
   Params += scalarParams();
-  W.line("// Runs time steps t_first .. t_last of the scop on the GPU: copies "
-         "both planes of");
-  W.line("// `host` (" + str(N) + " spatial extents each) to the device, "
-         "launches, copies both back.");
+  if (TwoArrays) {
+    W.line("// Runs Jacobi steps t_first .. t_last of the scop on the GPU: "
+           "copies the arrays `host_0`");
+    W.line("// (plane 0) and `host_1` (plane 1) to the device, launches, "
+           "copies both back.");
+  } else {
+    W.line("// Runs time steps t_first .. t_last of the scop on the GPU: "
+           "copies both planes of");
+    W.line("// `host` (" + str(N) + " spatial extents each) to the device, "
+           "launches, copies both back.");
+  }
   W.line("// Bounds are 64-bit: loops that C would not run do nothing.");
   W.line("static void an5d_run_" + Fn + "(" + Params + ")");
   W.open("");
@@ -251,7 +261,15 @@ void Emitter::runFunction() {
   W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
   W.line(Elem + " *grid = NULL;");
   W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
-  W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
+  if (TwoArrays) {
+    W.line("AN5D_CHECK(cudaMemcpy(grid, host_0, bytes / 2, "
+           "cudaMemcpyHostToDevice));");
+    W.line("AN5D_CHECK(cudaMemcpy(grid + " + Cells + ", host_1, bytes / 2, "
+           "cudaMemcpyHostToDevice));");
+  } else {
+    W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, "
+           "cudaMemcpyHostToDevice));");
+  }
   std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
   if (Plans.size() > 1) {
     int64_t MaxBT = 1;
@@ -277,7 +295,15 @@ void Emitter::runFunction() {
   }
   W.line("an5d_timed_run(grid, bytes, steps, [&] { return " + Run + "; });");
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-  W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, cudaMemcpyDeviceToHost));");
+  if (TwoArrays) {
+    W.line("AN5D_CHECK(cudaMemcpy(host_0, grid, bytes / 2, "
+           "cudaMemcpyDeviceToHost));");
+    W.line("AN5D_CHECK(cudaMemcpy(host_1, grid + " + Cells + ", bytes / 2, "
+           "cudaMemcpyDeviceToHost));");
+  } else {
+    W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, "
+           "cudaMemcpyDeviceToHost));");
+  }
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
   W.line("");

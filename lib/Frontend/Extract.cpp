@@ -156,6 +156,27 @@ bool Extractor::collectNest(const clang::Stmt *Top,
       break;
     Loops.push_back(F);
     Cur = F->getBody();
+    // A time loop around exactly two loop nests: two arrays in turn
+    // (ExtractTurns.cpp); the first nest is read here, the second later.
+    const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(Cur);
+    if (Loops.size() == 1 && CS) {
+      std::vector<const clang::Stmt *> Body;
+      for (const clang::Stmt *C : CS->body())
+        if (!isa<clang::NullStmt>(C))
+          Body.push_back(C);
+      if (Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
+          isa<clang::ForStmt>(Body[1])) {
+        S.Form = StencilForm::TwoArrays;
+        SecondNest = Body[1];
+        Cur = Body[0];
+      } else if (Body.size() > 1 && isa<clang::ForStmt>(Body[0])) {
+        // A loop nest, then a pointer swap (ExtractSwap.cpp).
+        if (!recognizeSwap(Body))
+          return false;
+        if (S.Form == StencilForm::PointerSwap)
+          Cur = Body[0];
+      }
+    }
   }
   if (Loops.empty()) {
     D.error(Reject::NotALoopNest, Top->getSourceRange(),
@@ -348,8 +369,15 @@ std::optional<Stencil> Extractor::run() {
   for (size_t I = 1; I < Loops.size(); ++I)
     if (!parseLoop(Loops[I], S.Space[I - 1]))
       return std::nullopt;
-  if (!checkRectangular(Loops) || !parseAssignment(Body) ||
-      !checkPlaneIndices())
+  if (!checkRectangular(Loops) || !parseAssignment(Body))
+    return std::nullopt;
+  if (SecondNest && !parseSecondNest())
+    return std::nullopt;
+  if (!checkPlaneIndices())
+    return std::nullopt;
+  if (S.Form == StencilForm::TwoArrays)
+    finishTwoArrays();
+  if (S.Form == StencilForm::PointerSwap && !finishPointerSwap())
     return std::nullopt;
   return std::move(S);
 }

@@ -149,6 +149,26 @@ bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
 bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
   ArrayVar = V;
   ArrayInfo &A = S.Array;
+  if (!describeArrayType(V, Use, A))
+    return false;
+  S.Elem = A.Elem;
+  if (A.Extents.size() != 1 + S.Space.size()) {
+    D.error(Reject::Dimensionality, Use,
+            "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
+                " dimensions; a stencil over " +
+                std::to_string(S.Space.size()) +
+                " spatial loops needs a plane dimension plus one per loop, "
+                "e.g. 'float (*A)[n][m]' or 'float A[2][N][M]'");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
+  return true;
+}
+
+/// Fills A from V's declaration: name, form, extents and a float or double
+/// element type (reported otherwise, at Use).
+bool Extractor::describeArrayType(const clang::VarDecl *V,
+                                  clang::SourceRange Use, ArrayInfo &A) {
   A.Name = V->getName().str();
   A.DeclRange = V->getSourceRange();
   clang::QualType T = V->getType();
@@ -191,23 +211,12 @@ bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
     D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
     return false;
   }
-  S.Elem = Elem == ScalarType::Float ? ElemType::Float : ElemType::Double;
-  A.Elem = S.Elem;
-  if (A.Extents.size() != 1 + S.Space.size()) {
-    D.error(Reject::Dimensionality, Use,
-            "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
-                " dimensions; a stencil over " +
-                std::to_string(S.Space.size()) +
-                " spatial loops needs a plane dimension plus one per loop, "
-                "e.g. 'float (*A)[n][m]' or 'float A[2][N][M]'");
-    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
-    return false;
-  }
+  A.Elem = Elem == ScalarType::Float ? ElemType::Float : ElemType::Double;
   return true;
 }
 
 /// Parses A[plane][s0][s1]... into an Access of the stencil array.
-bool Extractor::parseAccess(const clang::Expr *E, Access &A) {
+bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
   std::vector<const clang::Expr *> Indices;
   const clang::Expr *Base = E->IgnoreParens();
   while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base)) {
@@ -222,6 +231,8 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A) {
             "'A[t % 2][i][j]'");
     return false;
   }
+  if (S.planesAreArrays())
+    return parseTurnAccess(E, V, Indices, A, IsWrite);
   if (!ArrayVar) {
     if (!describeArray(V, E->getSourceRange()))
       return false;

@@ -241,7 +241,7 @@ bool Extractor::parseAssignment(const clang::Stmt *Body) {
             "array, 'A[(t + 1) % 2][i][j] = ...;'");
     return false;
   }
-  if (!parseAccess(BO->getLHS(), S.Write))
+  if (!parseAccess(BO->getLHS(), S.Write, /*IsWrite=*/true))
     return false;
   std::optional<Expr> U = toExpr(BO->getRHS());
   if (!U)

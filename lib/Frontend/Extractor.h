@@ -62,10 +62,34 @@ private:
   // Affine expressions, accesses and the array (ExtractAccess.cpp).
   std::optional<AffineExpr> toAffine(const clang::Expr *E);
   std::optional<int64_t> constantValue(const clang::Expr *E);
-  bool parseAccess(const clang::Expr *E, Access &A);
+  bool parseAccess(const clang::Expr *E, Access &A, bool IsWrite = false);
   bool parsePlaneIndex(const clang::Expr *E, Access &A);
   bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
+  bool describeArrayType(const clang::VarDecl *V, clang::SourceRange Use,
+                         ArrayInfo &A);
   bool checkPlaneIndices();
+
+  // Two arrays in turn (ExtractTurns.cpp).
+  bool parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
+                       const std::vector<const clang::Expr *> &Indices,
+                       Access &A, bool IsWrite);
+  bool describePlaneArray(const clang::VarDecl *V, clang::SourceRange Use,
+                          unsigned Plane);
+  bool parseSecondNest();
+  bool sameLoops(const std::vector<const clang::ForStmt *> &Loops,
+                 const std::vector<Loop> &Second);
+  bool sameUpdate(const Expr &First, const std::vector<Access> &FirstReads,
+                  const Expr &Second, const std::vector<Access> &SecondReads);
+  void finishTwoArrays();
+
+  // A pointer swap after the loop nest (ExtractSwap.cpp).
+  struct Swap {
+    const clang::VarDecl *First = nullptr, *Second = nullptr, *Temp = nullptr;
+    bool TempDeclaredInLoop = false;
+  };
+  bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
+  bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
+  bool finishPointerSwap();
 
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);
@@ -97,6 +121,13 @@ private:
   std::map<std::string, const clang::VarDecl *> NamedVars;
   const clang::VarDecl *ArrayVar = nullptr;
   std::map<const clang::VarDecl *, unsigned> ScalarIndex;
+  // Two arrays in turn: the time loop's second loop nest, the statement
+  // being read (0 or 1), and the variables of plane 0 (read by statement
+  // 0) and plane 1 (written by it).
+  const clang::Stmt *SecondNest = nullptr;
+  unsigned StatementIndex = 0;
+  const clang::VarDecl *PlaneVars[2] = {nullptr, nullptr};
+  Swap PointerSwap; // the swap after the nest (PointerSwap form)
 };
 
 } // namespace frontend

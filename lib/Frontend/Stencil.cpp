@@ -102,6 +102,23 @@ std::string Access::str(const std::string &Array) const {
   return S;
 }
 
+const char *an5d::stencilFormName(StencilForm F) {
+  switch (F) {
+  case StencilForm::PlaneIndex: return "one array with a plane index";
+  case StencilForm::TwoArrays: return "two arrays in turn";
+  case StencilForm::PointerSwap: return "pointer swap";
+  }
+  return "?";
+}
+
+const std::string &Stencil::arrayOf(const Access &A) const {
+  if (!planesAreArrays())
+    return Array.Name;
+  assert(PlaneArrays.size() == 2 && "two arrays in turn without two arrays");
+  int64_t Shift = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
+  return PlaneArrays[Shift == 0 ? 0 : 1].Name;
+}
+
 static const char *formName(ArrayForm F) {
   switch (F) {
   case ArrayForm::PointerToArray: return "pointer to array";
@@ -206,10 +223,22 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   OS << "stencil " << Function << " (" << FileName << ":" << ScopLine
      << ")\n";
   OS << "  element type: " << elemTypeName(Elem) << "\n";
-  OS << "  array: " << Array.Name;
-  for (size_t D = 0; D < Array.Extents.size(); ++D)
-    OS << "[" << (Array.Extents[D] ? Array.Extents[D]->str() : "?") << "]";
-  OS << " (" << formName(Array.Form) << ")\n";
+  OS << "  form: " << stencilFormName(Form);
+  if (stepsPerIteration() > 1)
+    OS << " (" << stepsPerIteration() << " Jacobi steps per time iteration)";
+  OS << "\n";
+  auto array = [&](const char *What, const ArrayInfo &A) {
+    OS << "  " << What << ": " << A.Name;
+    for (size_t D = 0; D < A.Extents.size(); ++D)
+      OS << "[" << (A.Extents[D] ? A.Extents[D]->str() : "?") << "]";
+    OS << " (" << formName(A.Form) << ")\n";
+  };
+  if (planesAreArrays()) {
+    array("plane 0", PlaneArrays[0]);
+    array("plane 1", PlaneArrays[1]);
+  } else {
+    array("array", Array);
+  }
   OS << "  params: [";
   for (size_t I = 0; I < Params.size(); ++I)
     OS << (I ? ", " : "") << Params[I];
@@ -217,8 +246,12 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   auto declared = [](const Loop &L) {
     return L.IterDeclaredOutside ? " (declared before the loop)" : "";
   };
-  OS << "  time loop: " << Time.Iter << " from " << Time.Lower.str() << " to "
-     << Time.Upper.str() << declared(Time) << "\n";
+  const Loop &Written = timeLoopAsWritten();
+  OS << "  time loop: " << Written.Iter << " from " << Written.Lower.str()
+     << " to " << Written.Upper.str() << declared(Written) << "\n";
+  if (planesAreArrays())
+    OS << "  steps: " << Time.Iter << " from " << Time.Lower.str() << " to "
+       << Time.Upper.str() << " (an even step reads plane 0, an odd one plane 1)\n";
   for (size_t D = 0; D < Space.size(); ++D)
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
        << Space[D].Lower.str() << " to " << Space[D].Upper.str()
@@ -228,6 +261,31 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
     OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "
        << Scalars[I].Name;
   OS << "]\n";
+  if (planesAreArrays()) {
+    // Each statement as written: its own array where the view has plane
+    // (t + 1) % 2, the other where it has t % 2.
+    for (size_t I = 0; I < Statements.size(); ++I) {
+      auto text = [&](const Access &A) {
+        bool Written = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
+        std::string T = Written ? Statements[I].Writes : Statements[I].Reads;
+        for (const AffineExpr &E : A.Space)
+          T += "[" + E.str() + "]";
+        return T;
+      };
+      std::vector<std::string> ReadText;
+      for (const Access &R : Reads)
+        ReadText.push_back(text(R));
+      ExprSpelling Spell;
+      Spell.ReadText = ReadText;
+      OS << "  statement " << I << ": " << text(Write) << " = "
+         << printExprAs(Update, Spell) << "\n";
+    }
+  }
+  if (Form == StencilForm::PointerSwap)
+    OS << "  swap: " << PlaneArrays[0].Name << " <-> " << PlaneArrays[1].Name
+       << " after each step"
+       << (SwapTemp.empty() ? "" : " (through " + SwapTemp + ", declared before the loop)")
+       << "\n";
   OS << "  write: " << Write.str(Array.Name) << "\n";
   OS << "  reads: " << Reads.size() << "\n";
   OS << "  update: " << printExpr(*this, Update) << "\n";

@@ -26,6 +26,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::OutOfBounds: return "out-of-bounds";
   case Reject::KernelNotApplicable: return "opt-not-applicable";
   case Reject::TooDeep: return "too-deep";
+  case Reject::TurnMismatch: return "two-arrays-mismatch";
   case Reject::Internal: return "internal";
   }
   return "unknown";

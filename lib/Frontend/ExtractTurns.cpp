@@ -1,0 +1,284 @@
+//===- ExtractTurns.cpp - Two arrays in turn -------------------------------===//
+//
+// The time loop holds two loop nests, 'B = f(A)' then 'A = f(B)' (PolyBench's
+// jacobi-2d and heat-3d): one iteration is two Jacobi steps of one double
+// buffer whose plane 0 is A and plane 1 is B. The first nest is read as the
+// stencil, in the view of one two-plane array (the array a statement writes
+// is plane (t + 1) % 2, the one it reads t % 2); the second must be the same
+// update with the roles swapped, which is what makes the view exact.
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+
+bool Extractor::describePlaneArray(const clang::VarDecl *V,
+                                   clang::SourceRange Use, unsigned Plane) {
+  ArrayInfo A;
+  if (!describeArrayType(V, Use, A))
+    return false;
+  if (A.Extents.size() != S.Space.size()) {
+    D.error(Reject::Dimensionality, Use,
+            "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
+                " dimensions; two arrays in turn over " +
+                std::to_string(S.Space.size()) +
+                " spatial loops need one dimension per loop, e.g. "
+                "'double A[n][m]'");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
+  // A pointer swap's pointers reach the rows their accesses reach.
+  if (!A.Extents[0] && S.Form != StencilForm::PointerSwap) {
+    D.error(Reject::Dimensionality, Use,
+            "the extent of '" + A.Name + "' along its first dimension is "
+            "not declared, and the GPU copy needs it; declare the array with "
+            "all its extents, e.g. the parameter 'double " + A.Name +
+                "[n][m]'");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
+  const ArrayInfo &Other = S.PlaneArrays[1 - Plane];
+  if (!Other.Name.empty() &&
+      (Other.Elem != A.Elem || Other.Extents != A.Extents)) {
+    D.error(Reject::TurnMismatch, Use,
+            "'" + A.Name + "' and '" + Other.Name + "' differ in element "
+            "type or extents; two arrays in turn need two arrays of one type "
+            "and shape");
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    D.note(Other.DeclRange, "'" + Other.Name + "' is declared here");
+    return false;
+  }
+  S.PlaneArrays[Plane] = std::move(A);
+  PlaneVars[Plane] = V;
+  S.Elem = S.PlaneArrays[Plane].Elem;
+  return true;
+}
+
+/// Statement k writes plane 1 - k and reads plane k; in the view both are
+/// the plane (t + 1) % 2 it writes and the plane t % 2 it reads.
+bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
+                                const std::vector<const clang::Expr *> &Indices,
+                                Access &A, bool IsWrite) {
+  S.PlaneArrays.resize(2);
+  const unsigned Own = 1 - StatementIndex, Other = StatementIndex;
+  bool Written = false;
+  if (IsWrite) {
+    if (!PlaneVars[Own]) {
+      if (!describePlaneArray(V, E->getSourceRange(), Own))
+        return false;
+    } else if (V != PlaneVars[Own]) {
+      D.error(Reject::TurnMismatch, E->getSourceRange(),
+              "the second loop nest writes '" + V->getName().str() +
+                  "'; two arrays in turn write, in the second nest, the "
+                  "array the first nest reads ('" +
+                  S.PlaneArrays[Own].Name + "')");
+      return false;
+    }
+    Written = true;
+  } else if (V == PlaneVars[Own]) {
+    // Reading the array being written: the analysis says what order that is.
+    Written = true;
+  } else if (!PlaneVars[Other]) {
+    if (!describePlaneArray(V, E->getSourceRange(), Other))
+      return false;
+  } else if (V != PlaneVars[Other]) {
+    D.error(Reject::MultipleArrays, E->getSourceRange(),
+            "reads array '" + V->getName().str() + "'; with two arrays in "
+            "turn each loop nest reads only the array the other writes ('" +
+                S.PlaneArrays[Other].Name + "' here)");
+    return false;
+  }
+  if (Indices.size() != S.Space.size()) {
+    D.error(Reject::Dimensionality, E->getSourceRange(),
+            "'" + V->getName().str() + "' is indexed with " +
+                std::to_string(Indices.size()) + " subscripts; expected " +
+                std::to_string(S.Space.size()) + " (one per spatial loop)");
+    return false;
+  }
+  A.Range = E->getSourceRange();
+  A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
+               AffineExpr::constant(Written ? 1 : 0);
+  A.Modulus = 2;
+  A.SignedRemainder = false; // the view's planes: 0 and 1 for every t
+  for (const clang::Expr *I : Indices) {
+    std::optional<AffineExpr> X = toAffine(I);
+    if (!X)
+      return false;
+    A.Space.push_back(*X);
+  }
+  return true;
+}
+
+bool Extractor::sameLoops(const std::vector<const clang::ForStmt *> &Loops,
+                          const std::vector<Loop> &Second) {
+  for (size_t I = 0; I < Second.size(); ++I) {
+    const Loop &A = S.Space[I], &B = Second[I];
+    if (A.Iter == B.Iter && A.Lower == B.Lower && A.Upper == B.Upper)
+      continue;
+    D.error(Reject::TurnMismatch, Loops[I]->getSourceRange(),
+            "this loop runs '" + B.Iter + "' from " + B.Lower.str() + " to " +
+                B.Upper.str() + ", the first nest's loop '" + A.Iter +
+                "' from " + A.Lower.str() + " to " + A.Upper.str() +
+                "; two arrays in turn need the same loops in both nests");
+    D.note(A.Range, "the first nest's loop");
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+bool sameAccess(const Access &A, const Access &B) {
+  return A.TimeBase == B.TimeBase && A.Space == B.Space;
+}
+
+/// The first node (pre-order) of B that differs from its counterpart in A,
+/// or null; Counterpart is then A's node.
+const Expr *firstDifference(const Expr &A, const std::vector<Access> &RA,
+                            const Expr &B, const std::vector<Access> &RB,
+                            const Expr *&Counterpart) {
+  bool Same = A.K == B.K && A.Type == B.Type && A.Text == B.Text &&
+              A.Args.size() == B.Args.size() &&
+              A.ParamTypes == B.ParamTypes &&
+              (A.K != Expr::Read ||
+               sameAccess(RA[A.ReadIndex], RB[B.ReadIndex]));
+  if (!Same) {
+    Counterpart = &A;
+    return &B;
+  }
+  for (size_t I = 0; I < A.Args.size(); ++I)
+    if (const Expr *D = firstDifference(A.Args[I], RA, B.Args[I], RB,
+                                        Counterpart))
+      return D;
+  return nullptr;
+}
+
+} // namespace
+
+bool Extractor::sameUpdate(const Expr &First,
+                           const std::vector<Access> &FirstReads,
+                           const Expr &Second,
+                           const std::vector<Access> &SecondReads) {
+  const Expr *Counterpart = nullptr;
+  const Expr *Diff =
+      firstDifference(First, FirstReads, Second, SecondReads, Counterpart);
+  if (!Diff)
+    return true;
+  const std::string &Own = S.PlaneArrays[0].Name;
+  const std::string &Other = S.PlaneArrays[1].Name;
+  // Own: the array the second nest writes; Other: the one it reads. A read
+  // of the array its own nest writes is reported in that nest.
+  auto ownRead = [](const Expr &E, const std::vector<Access> &Reads) {
+    return E.K == Expr::Read &&
+           (Reads[E.ReadIndex].TimeBase.Constant % 2) == 1;
+  };
+  if (ownRead(*Counterpart, FirstReads)) {
+    D.error(Reject::TurnMismatch, Counterpart->Range,
+            "the first loop nest reads '" + Other + "', the array it writes; "
+            "each nest must read only the array the other writes ('" + Own +
+                "' here)");
+    D.note(Diff->Range, "the second nest reads '" + Other + "' here");
+    return false;
+  }
+  if (ownRead(*Diff, SecondReads)) {
+    D.error(Reject::TurnMismatch, Diff->Range,
+            "the second loop nest reads '" + Own + "', the array it writes; "
+            "each nest must read only the array the other writes ('" +
+                Other + "' here)");
+  } else {
+    D.error(Reject::TurnMismatch, Diff->Range,
+            "the second loop nest's update differs from the first's here; "
+            "two arrays in turn need the same update in both nests with the "
+            "arrays' roles swapped ('" + Other + "[...] = f(" + Own +
+                "); " + Own + "[...] = f(" + Other + ");')");
+  }
+  D.note(Counterpart->Range, "the first nest has '" +
+                                 spelling(Counterpart->Range) + "' here");
+  return false;
+}
+
+bool Extractor::parseSecondNest() {
+  if (!PlaneVars[0]) {
+    D.error(Reject::MultipleArrays, S.Write.Range,
+            "the first loop nest reads no array but '" +
+                S.PlaneArrays[1].Name + "', which it writes; two arrays in "
+                "turn compute each array from the other, 'B[i][j] = f(A); "
+                "A[i][j] = f(B);' with the same update f");
+    return false;
+  }
+  std::vector<const clang::ForStmt *> Loops;
+  const clang::Stmt *Cur = SecondNest;
+  bool Ok = true;
+  while (true) {
+    Cur = singleStatement(Cur, Ok);
+    if (!Ok)
+      return false;
+    const auto *F = dyn_cast<clang::ForStmt>(Cur);
+    if (!F)
+      break;
+    Loops.push_back(F);
+    Cur = F->getBody();
+  }
+  if (Loops.size() != S.Space.size()) {
+    D.error(Reject::TurnMismatch, SecondNest->getSourceRange(),
+            "this loop nest has " + std::to_string(Loops.size()) +
+                " loops and the first " + std::to_string(S.Space.size()) +
+                "; two arrays in turn need the same loops in both nests");
+    return false;
+  }
+  // The second nest may declare the spatial iterators again.
+  for (auto It = Iterators.begin(); It != Iterators.end();)
+    It = It->second == S.Time.Iter ? std::next(It) : Iterators.erase(It);
+  std::vector<Loop> Second(Loops.size());
+  for (size_t I = 0; I < Loops.size(); ++I)
+    if (!parseLoop(Loops[I], Second[I]))
+      return false;
+  if (!sameLoops(Loops, Second))
+    return false;
+  // Statement 1 is read into the stencil's fields, compared, and dropped.
+  Access FirstWrite = std::move(S.Write);
+  std::vector<Access> FirstReads = std::move(S.Reads);
+  Expr FirstUpdate = std::move(S.Update);
+  S.Write = Access();
+  S.Reads.clear();
+  StatementIndex = 1;
+  if (!parseAssignment(Cur))
+    return false;
+  if (S.Write.Space != FirstWrite.Space) {
+    D.error(Reject::TurnMismatch, S.Write.Range,
+            "this write is not at the first nest's cell; two arrays in turn "
+            "need the same update in both nests with the arrays' roles "
+            "swapped");
+    D.note(FirstWrite.Range, "the first nest writes here");
+    return false;
+  }
+  if (!sameUpdate(FirstUpdate, FirstReads, S.Update, S.Reads))
+    return false;
+  S.Statements = {
+      {S.PlaneArrays[1].Name, S.PlaneArrays[0].Name,
+       clang::SourceRange(FirstWrite.Range.getBegin(),
+                          FirstUpdate.Range.getEnd())},
+      {S.PlaneArrays[0].Name, S.PlaneArrays[1].Name,
+       clang::SourceRange(S.Write.Range.getBegin(),
+                          S.Update.Range.getEnd())}};
+  // An iterator declared before either nest ends as both leave it.
+  for (size_t I = 0; I < Second.size(); ++I)
+    S.Space[I].IterDeclaredOutside |= Second[I].IterDeclaredOutside;
+  S.Write = std::move(FirstWrite);
+  S.Reads = std::move(FirstReads);
+  S.Update = std::move(FirstUpdate);
+  return true;
+}
+
+/// The view as one two-plane array, and the device's loop over Jacobi
+/// steps: iteration t runs steps 2t (plane 0 to 1) and 2t + 1 (1 to 0).
+void Extractor::finishTwoArrays() {
+  S.Array = S.PlaneArrays[0];
+  S.Array.Extents.insert(S.Array.Extents.begin(), AffineExpr::constant(2));
+  S.Array.ExtentText.insert(S.Array.ExtentText.begin(), "2");
+  S.WrittenTime = S.Time;
+  S.Time.Lower = S.WrittenTime.Lower.scaled(2);
+  S.Time.Upper = S.WrittenTime.Upper.scaled(2) + AffineExpr::constant(1);
+}
