@@ -249,8 +249,7 @@ void Emitter::runFunction() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Cells += " * " + Ext[Dm];
   W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
-  W.line(Elem + " *grid = NULL;");
-  W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
+  outOfCore();
   W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, cudaMemcpyHostToDevice));");
   std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
   if (Plans.size() > 1) {
@@ -281,6 +280,43 @@ void Emitter::runFunction() {
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
   W.line("");
+}
+
+void Emitter::outOfCore() {
+  W.line("// Both planes go to the device when they fit its budget "
+         "(AN5D_DEVICE_MEMORY, else its free");
+  W.line("// memory less a margin) and cudaMalloc gives them; otherwise the "
+         "host grid streams through");
+  W.line("// it in chunks along " + It[0] + ", TBT steps per pass "
+         "(an5d_out_of_core; AN5D_VERBOSE=1 says which).");
+  W.line("const size_t budget = an5d_device_budget();");
+  W.line(Elem + " *grid = NULL;");
+  W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
+  std::string Cells = "(long)" + (N > 1 ? Ext[1] : std::string("1"));
+  for (unsigned Dm = 2; Dm < N; ++Dm)
+    Cells += " * " + Ext[Dm];
+  // The chunk's own planes along the streaming dimension; the rest as in
+  // memory.
+  std::string Args = ", (int)chunk_planes";
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  Args += ", (int)chunk_first, (int)chunk_last";
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  Args += scalarArgs();
+  std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
+  W.line("an5d_out_of_core(host, " + Ext[0] + ", " + Cells + ", " + First[0] +
+         ", " + Last[0] + ", " + str(P.Lo[0]) + ", " + str(P.Hi[0]) + ", " +
+         str(P.BT) + ", t_first, steps, budget,");
+  W.line("    [&](" + Elem + " *chunk, long chunk_planes, long chunk_first, "
+         "long chunk_last, long chunk_t, long chunk_steps) {");
+  if (Plans.size() > 1)
+    W.line("      // The first candidate: the autotuner's trials need the "
+           "whole grid on the device.");
+  W.line("      return " + Steps + "chunk, chunk_t, chunk_steps" + Args + ");");
+  W.line("    });");
+  W.line("return;");
+  W.close();
 }
 
 // --- Vector cells ---------------------------------------------------------------
