@@ -109,8 +109,8 @@ inline void an5d_chunk_span(const an5d_chunks *c, long planes, long k,
 // stencil reaches lo planes back and hi ahead, for `steps` steps of a plan
 // of degree bt, with `slots` chunk buffers (both time planes each) in
 // `budget` bytes. The rule (no model yet): buffers as deep as the budget
-// allows (at most the grid); TBT as large as keeps the halos within a
-// quarter of a buffer, a multiple of bt when at least bt, at most `steps`;
+// allows (at most the grid); TBT all `steps` if the halos stay within a
+// quarter of a buffer, else as many as do, rounded down to a multiple of bt;
 // the rest of a buffer is the chunk. Each halo must fit in one neighbouring
 // chunk (depth >= both halos), so a chunk is written back only after the
 // chunks that read it were sent. Returns 0 when even one step does not fit.
@@ -132,9 +132,11 @@ inline int an5d_plan_chunks(long planes, size_t plane_bytes, long lo, long hi,
   }
   if (reach > 0) {
     const long quarter = buffer / 4 / reach;
-    tbt = quarter < tbt ? quarter : tbt;
-    if (tbt >= bt && bt > 1)
-      tbt -= tbt % bt;
+    if (quarter < tbt) { // limited by the halo: whole launches of degree bt
+      tbt = quarter;
+      if (tbt >= bt && bt > 1)
+        tbt -= tbt % bt;
+    }
     if (tbt < 1)
       tbt = 1;
   }
