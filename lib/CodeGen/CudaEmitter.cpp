@@ -172,6 +172,8 @@ void Emitter::header() {
 
 /// The last lines of the header comment: how to verify and build.
 void Emitter::headerFooter() {
+  for (const std::string &L : runPaths(P))
+    W.line("// " + L);
   W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
          "nest on the CPU first and");
   W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "

@@ -282,6 +282,20 @@ void Emitter::runFunction() {
   W.line("");
 }
 
+std::vector<std::string> an5d::runPaths(const Plan &P) {
+  const std::string Lo = std::to_string(P.Lo[0]), Hi = std::to_string(P.Hi[0]);
+  return {
+      "Run time: both planes in device memory when they fit the device budget "
+      "(AN5D_DEVICE_MEMORY, else",
+      "  free memory less 1/16 of the total, at least 256 MiB) and cudaMalloc "
+      "gives them; else out of core:",
+      "  the host grid streams through the GPU in chunks along the streaming "
+      "dimension, TBT steps per",
+      "  pass, halos of TBT x " + Lo + " + TBT x " + Hi +
+          " planes, 3 chunks in flight (one GPU; AN5D_VERBOSE=1 prints the "
+          "choice)."};
+}
+
 void Emitter::outOfCore() {
   W.line("// Both planes go to the device when they fit its budget "
          "(AN5D_DEVICE_MEMORY, else its free");
