@@ -1,7 +1,13 @@
 # Writes OUTPUT, a C++ source defining `const char *const an5d::SYMBOL` as
-# the text of INPUT, so an5dc can write a runtime header into its output
-# without an include path. Run by a custom command at build time.
-file(READ "${INPUT}" CONTENT)
+# the text of INPUT (files separated by '|': their texts one after the
+# other), so an5dc can write a runtime header into its output without an
+# include path. Run by a custom command at build time.
+string(REPLACE "|" ";" INPUTS "${INPUT}")
+set(CONTENT "")
+foreach(FILE ${INPUTS})
+  file(READ "${FILE}" PART)
+  string(APPEND CONTENT "${PART}")
+endforeach()
 string(FIND "${CONTENT}" ")an5d_embed\"" CLASH)
 if(NOT CLASH EQUAL -1)
   message(FATAL_ERROR "${INPUT} holds the raw-string delimiter )an5d_embed\"")

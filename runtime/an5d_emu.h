@@ -86,5 +86,6 @@
 #include "an5d_emu/threads.h"
 #include "an5d_emu/device.h"
 #include "an5d_emu/runtime_api.h"
+#include "an5d_emu/streams.h"
 
 #endif  // AN5D_EMU_H_INCLUDED

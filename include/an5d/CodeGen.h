@@ -116,6 +116,11 @@ struct CoefficientTable {
   std::string nameOf(const Expr &Literal) const;
 };
 
+/// The paths the generated program can take at run time and how it
+/// chooses (in memory or out of core), one line each without a comment
+/// prefix: the file's header and --dump=plan print them.
+std::vector<std::string> runPaths(const Plan &P);
+
 /// The table of S's update, literals in order of first appearance; empty
 /// for 3D stencils.
 CoefficientTable collectCoefficients(const Stencil &S);

@@ -172,6 +172,8 @@ void Emitter::header() {
 
 /// The last lines of the header comment: how to verify and build.
 void Emitter::headerFooter() {
+  for (const std::string &L : runPaths(P))
+    W.line("// " + L);
   W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
          "nest on the CPU first and");
   W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "
@@ -268,7 +270,7 @@ void Emitter::preludeCommon() {
     for (const std::string &M : Macros)
       W.raw("#pragma push_macro(\"" + M + "\")\n#undef " + M);
   }
-  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h) ----");
+  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h, an5d_runtime_ooc.h) ----");
   std::string Runtime = RuntimeHeaderText;
   if (!Runtime.empty() && Runtime.back() == '\n')
     Runtime.pop_back();

@@ -219,6 +219,9 @@ private:
   void planeSizeLine();
   /// cudaFuncSetAttribute for every kernel when AN5D_SM_BYTES > 48 KiB.
   void sharedMemoryOptIn();
+  /// The run function's choice between the in-memory and the out-of-core
+  /// path (runtime/an5d_runtime_ooc.h).
+  void outOfCore();
   void runFunction();
   void userProgram();
   void pointerSwapEpilogue(

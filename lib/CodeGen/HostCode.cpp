@@ -259,8 +259,7 @@ void Emitter::runFunction() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Cells += " * " + Ext[Dm];
   W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
-  W.line(Elem + " *grid = NULL;");
-  W.line("AN5D_CHECK(cudaMalloc((void **)&grid, bytes));");
+  outOfCore();
   if (TwoArrays) {
     W.line("AN5D_CHECK(cudaMemcpy(grid, host_0, bytes / 2, "
            "cudaMemcpyHostToDevice));");
@@ -307,6 +306,61 @@ void Emitter::runFunction() {
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
   W.line("");
+}
+
+std::vector<std::string> an5d::runPaths(const Plan &P) {
+  const std::string Lo = std::to_string(P.Lo[0]), Hi = std::to_string(P.Hi[0]);
+  return {
+      "Run time: both planes in device memory when they fit the device budget "
+      "(AN5D_DEVICE_MEMORY, else",
+      "  free memory less 1/16 of the total, at least 256 MiB) and cudaMalloc "
+      "gives them; else out of core:",
+      "  the host grid streams through the GPU in chunks along the streaming "
+      "dimension, TBT steps per",
+      "  pass, halos of TBT x " + Lo + " + TBT x " + Hi +
+          " planes, 3 chunks in flight (one GPU; AN5D_VERBOSE=1 prints the "
+          "choice)."};
+}
+
+void Emitter::outOfCore() {
+  W.line("// Both planes go to the device when they fit its budget "
+         "(AN5D_DEVICE_MEMORY, else its free");
+  W.line("// memory less a margin) and cudaMalloc gives them; otherwise the "
+         "host grid streams through");
+  W.line("// it in chunks along " + It[0] + ", TBT steps per pass "
+         "(an5d_out_of_core; AN5D_VERBOSE=1 says which).");
+  W.line("const size_t budget = an5d_device_budget();");
+  W.line(Elem + " *grid = NULL;");
+  W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
+  std::string Cells = "(long)" + (N > 1 ? Ext[1] : std::string("1"));
+  for (unsigned Dm = 2; Dm < N; ++Dm)
+    Cells += " * " + Ext[Dm];
+  // The chunk's own planes along the streaming dimension; the rest as in
+  // memory.
+  std::string Args = ", (int)chunk_planes";
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Args += ", (int)" + Ext[Dm];
+  Args += ", (int)chunk_first, (int)chunk_last";
+  for (unsigned Dm = 1; Dm < N; ++Dm)
+    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+  Args += scalarArgs();
+  std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
+  std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
+                                 : "host, host + (size_t)" + Ext[0] + " * " +
+                                       Cells;
+  W.line("an5d_out_of_core(" + Planes + ", " + Ext[0] + ", " + Cells + ", " +
+         First[0] +
+         ", " + Last[0] + ", " + str(P.Lo[0]) + ", " + str(P.Hi[0]) + ", " +
+         str(P.BT) + ", t_first, steps, budget,");
+  W.line("    [&](" + Elem + " *chunk, long chunk_planes, long chunk_first, "
+         "long chunk_last, long chunk_t, long chunk_steps) {");
+  if (Plans.size() > 1)
+    W.line("      // The first candidate: the autotuner's trials need the "
+           "whole grid on the device.");
+  W.line("      return " + Steps + "chunk, chunk_t, chunk_steps" + Args + ");");
+  W.line("    });");
+  W.line("return;");
+  W.close();
 }
 
 // --- Vector cells ---------------------------------------------------------------

@@ -211,10 +211,13 @@ struct cudaDeviceProp {
 struct an5d_emu_event {
   std::chrono::steady_clock::time_point when;
   bool recorded = false;
+  bool complete = false;              // the work it captured has run
+  unsigned long long stream_id = 0;   // where it was recorded (0: default)
+  unsigned long long seq = 0;         // that stream's work up to it
 };
 typedef an5d_emu_event* cudaEvent_t;
-struct an5d_emu_stream {};
-typedef an5d_emu_stream* cudaStream_t;  // only the default stream (0) exists
+struct an5d_emu_stream;  // an5d_emu/streams.h
+typedef an5d_emu_stream* cudaStream_t;
 #define cudaEventDefault 0x00u
 #define cudaEventBlockingSync 0x01u
 #define cudaEventDisableTiming 0x02u

@@ -26,17 +26,45 @@ inline bool in_device_memory(const void* p, size_t n) {
   return a >= it->first && n <= it->second && a - it->first <= it->second - n;
 }
 
+// The emulated device's memory: AN5D_EMU_DEVICE_MEMORY=<bytes>[K|M|G] caps
+// what cudaMalloc hands out (a larger request fails as on a full GPU) and
+// is the total cudaMemGetInfo reports; 0 or unset: the host's memory.
+inline size_t device_memory_cap() {
+  static const size_t cap = [] {
+    const char* s = std::getenv("AN5D_EMU_DEVICE_MEMORY");
+    if (!s || !*s) return size_t(0);
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(s, &end, 10);
+    int shift = 0;
+    if (end && (*end == 'K' || *end == 'k')) shift = 10;
+    if (end && (*end == 'M' || *end == 'm')) shift = 20;
+    if (end && (*end == 'G' || *end == 'g')) shift = 30;
+    return static_cast<size_t>(v << shift);
+  }();
+  return cap;
+}
+inline size_t& device_memory_used() {
+  static size_t used = 0;
+  return used;
+}
+
 inline cudaError_t device_malloc(void** ptr, size_t size) {
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (size == 0) return cudaSuccess;
-  void* p = nullptr;
-  if (posix_memalign(&p, 256, size) != 0 || !p) return record(cudaErrorMemoryAllocation);
-  std::memset(p, poison_enabled() ? 0xFF : 0, size);
+  const size_t cap = device_memory_cap();
   Allocations& al = allocations();
   {
     std::lock_guard<std::mutex> lk(al.m);
+    if (cap != 0 && size > cap - device_memory_used()) return record(cudaErrorMemoryAllocation);
+  }
+  void* p = nullptr;
+  if (posix_memalign(&p, 256, size) != 0 || !p) return record(cudaErrorMemoryAllocation);
+  std::memset(p, poison_enabled() ? 0xFF : 0, size);
+  {
+    std::lock_guard<std::mutex> lk(al.m);
     al.blocks[reinterpret_cast<uintptr_t>(p)] = size;
+    device_memory_used() += size;
   }
   *ptr = p;
   return cudaSuccess;
@@ -110,8 +138,10 @@ inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned = 1) {
   return cudaMalloc(ptr, size);
 }
 
+// Waits for all queued work, as CUDA's does.
 inline cudaError_t cudaFree(void* p) {
   if (!p) return cudaSuccess;
+  an5d_emu::detail::drain_all();
   an5d_emu::detail::Allocations& al = an5d_emu::detail::allocations();
   {
     std::lock_guard<std::mutex> lk(al.m);
@@ -121,56 +151,49 @@ inline cudaError_t cudaFree(void* p) {
                    p);
       return an5d_emu::detail::record(cudaErrorInvalidValue);
     }
+    an5d_emu::detail::device_memory_used() -= it->second;
     al.blocks.erase(it);
   }
   std::free(p);
   return cudaSuccess;
 }
 
-template <class T>
-inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
-  if (!ptr) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  *ptr = static_cast<T*>(std::malloc(size ? size : 1));
-  return *ptr ? cudaSuccess : an5d_emu::detail::record(cudaErrorMemoryAllocation);
-}
-template <class T>
-inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned) {
-  return cudaMallocHost(ptr, size);
-}
-inline cudaError_t cudaFreeHost(void* p) {
-  std::free(p);
-  return cudaSuccess;
-}
-
-inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  using namespace an5d_emu::detail;
-  if (count == 0) return cudaSuccess;
+namespace an5d_emu {
+namespace detail {
+// The checks of a copy of `count` bytes: direction, and the device side
+// inside one live allocation.
+inline cudaError_t check_copy(const char* fn, void* dst, const void* src, size_t count,
+                              cudaMemcpyKind kind) {
   if (static_cast<int>(kind) < 0 || static_cast<int>(kind) > 4)
     return record(cudaErrorInvalidMemcpyDirection);
   if (!dst || !src) return record(cudaErrorInvalidValue);
   const bool dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (dst_dev && !in_device_memory(dst, count))
-    return bad_device_range("cudaMemcpy", "destination", dst, count);
-  if (src_dev && !in_device_memory(src, count))
-    return bad_device_range("cudaMemcpy", "source", src, count);
-  std::memcpy(dst, src, count);
+  if (dst_dev && !in_device_memory(dst, count)) return bad_device_range(fn, "destination", dst, count);
+  if (src_dev && !in_device_memory(src, count)) return bad_device_range(fn, "source", src, count);
   return cudaSuccess;
 }
-inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                                   cudaStream_t = nullptr) {
-  return cudaMemcpy(dst, src, count, kind);
+}  // namespace detail
+}  // namespace an5d_emu
+
+// Default-stream work: blocking streams' queued work runs first.
+inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  using namespace an5d_emu::detail;
+  if (count == 0) return cudaSuccess;
+  cudaError_t e = check_copy("cudaMemcpy", dst, src, count, kind);
+  if (e != cudaSuccess) return e;
+  before_default_stream_work();
+  std::memcpy(dst, src, count);
+  return cudaSuccess;
 }
 
 inline cudaError_t cudaMemset(void* dst, int value, size_t count) {
   using namespace an5d_emu::detail;
   if (count == 0) return cudaSuccess;
   if (!in_device_memory(dst, count)) return bad_device_range("cudaMemset", "destination", dst, count);
+  before_default_stream_work();
   std::memset(dst, value, count);
   return cudaSuccess;
-}
-inline cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t = nullptr) {
-  return cudaMemset(dst, value, count);
 }
 
 // __constant__/__device__ variables are plain globals.
@@ -193,9 +216,12 @@ inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count
   return cudaSuccess;
 }
 
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() {
+  an5d_emu::detail::drain_all();
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
-inline cudaError_t cudaThreadSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 inline cudaError_t cudaGetDeviceCount(int* n) {
   if (!n) return an5d_emu::detail::record(cudaErrorInvalidValue);
   *n = 1;
@@ -222,6 +248,8 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   std::snprintf(p->name, sizeof p->name, "%s", "an5d CPU emulation");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   p->totalGlobalMem = pages > 0 && page > 0 ? static_cast<size_t>(pages) * page : (size_t(1) << 32);
+  if (an5d_emu::detail::device_memory_cap() != 0)
+    p->totalGlobalMem = an5d_emu::detail::device_memory_cap();
   p->sharedMemPerBlock = 49152;
   p->regsPerBlock = 65536;
   p->warpSize = 32;
@@ -277,13 +305,21 @@ inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr attr, int d) {
   return cudaSuccess;
 }
 
+// With AN5D_EMU_DEVICE_MEMORY: that total, less what cudaMalloc holds.
 inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  using namespace an5d_emu::detail;
   cudaDeviceProp p;
   cudaGetDeviceProperties(&p, 0);
   long avail = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (free_bytes)
-    *free_bytes = avail > 0 && page > 0 ? static_cast<size_t>(avail) * page : p.totalGlobalMem;
-  if (total_bytes) *total_bytes = p.totalGlobalMem;
+  size_t total = p.totalGlobalMem;
+  size_t free = avail > 0 && page > 0 ? static_cast<size_t>(avail) * page : p.totalGlobalMem;
+  if (device_memory_cap() != 0) {
+    std::lock_guard<std::mutex> lk(allocations().m);
+    total = device_memory_cap();
+    free = total - device_memory_used();
+  }
+  if (free_bytes) *free_bytes = free;
+  if (total_bytes) *total_bytes = total;
   return cudaSuccess;
 }
 
@@ -296,51 +332,6 @@ inline cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
-
-inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
-  if (!e) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  *e = new an5d_emu_event;
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = nullptr) {
-  if (!e) return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
-  e->when = std::chrono::steady_clock::now();
-  e->recorded = true;
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
-}
-inline cudaError_t cudaEventQuery(cudaEvent_t e) {
-  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
-}
-inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  if (!ms) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  if (!start || !end || !start->recorded || !end->recorded)
-    return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
-  *ms = static_cast<float>(an5d_emu::detail::elapsed_ms(start->when, end->when));
-  return cudaSuccess;
-}
-inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  delete e;
-  return cudaSuccess;
-}
-
-inline cudaError_t cudaStreamCreate(cudaStream_t* s) {
-  if (!s) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  *s = nullptr;  // everything runs on the (synchronous) default stream
-  return cudaSuccess;
-}
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) {
-  return cudaStreamCreate(s);
-}
-inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-// Launches run to completion when made, so every event is already complete.
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned = 0) {
-  return e ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
-}
 
 // A generated kernel's own consistency check failed: the emulated run ends.
 [[noreturn]] inline void an5d_emu_fail(const char* what) { an5d_emu::detail::fatal(what); }

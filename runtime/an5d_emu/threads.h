@@ -331,10 +331,17 @@ inline cudaError_t check_config(dim3 grid, dim3 block, size_t smem) {
   return cudaSuccess;
 }
 
+// an5d_emu/streams.h: queued work of the created streams.
+inline void drain_all();
+inline void before_default_stream_work();
+
+// Runs the kernel now (see streams.h: as default-stream work, whatever the
+// stream it was launched on).
 inline void launch_impl(const char* name, dim3 grid, dim3 block, size_t smem,
                         void (*invoke)(const void*),
                         const void* ctx) {
   if (tl_in_kernel) fatal("kernel launch from device code is not supported");
+  before_default_stream_work();
   cudaError_t err = check_config(grid, block, smem);
   if (err != cudaSuccess) {
     record(err);

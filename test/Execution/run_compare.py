@@ -179,6 +179,9 @@ def main():
                     help="build the emulation under ThreadSanitizer")
     ap.add_argument("--bitwise", action="store_true",
                     help="every cell must match bit for bit (no tolerance)")
+    ap.add_argument("--show-stderr", action="store_true",
+                    help="print the generated program's stderr before each "
+                    "result (AN5D_VERBOSE lines)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--run", action="append", required=True,
                     help="program arguments before the output file")
@@ -223,6 +226,8 @@ def compare_runs(args):
             sys.stdout.write(proc.stderr)
             failed += 1
             continue
+        if args.show_stderr:
+            sys.stdout.write(proc.stderr)
         label = "%s %s%s [%s]" % (name, spec, " double" if args.double else "",
                                    args.flags)
         ok, summary, detail = check_cells(ref_out, gpu_out, args.double, args.bitwise)

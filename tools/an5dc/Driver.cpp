@@ -426,6 +426,8 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   if (O.Dump == DumpStage::Plan) {
     for (const Plan &P : Plans)
       P.dump(llvm::outs());
+    for (const std::string &L : runPaths(Plans.front()))
+      llvm::outs() << L << "\n";
     return 0;
   }
   if (O.Dump == DumpStage::Model) {
