@@ -84,6 +84,7 @@
 #include "an5d_emu/race_check.h"
 #include "an5d_emu/block_memory.h"
 #include "an5d_emu/threads.h"
+#include "an5d_emu/devices.h"
 #include "an5d_emu/device.h"
 #include "an5d_emu/runtime_api.h"
 #include "an5d_emu/streams.h"

@@ -270,7 +270,8 @@ void Emitter::preludeCommon() {
     for (const std::string &M : Macros)
       W.raw("#pragma push_macro(\"" + M + "\")\n#undef " + M);
   }
-  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h, an5d_runtime_ooc.h) ----");
+  W.raw("// ---- an5d host runtime (an5dc's runtime/an5d_runtime.h, an5d_runtime_ooc.h, "
+        "an5d_runtime_slabs.h) ----");
   std::string Runtime = RuntimeHeaderText;
   if (!Runtime.empty() && Runtime.back() == '\n')
     Runtime.pop_back();

@@ -219,8 +219,9 @@ private:
   void planeSizeLine();
   /// cudaFuncSetAttribute for every kernel when AN5D_SM_BYTES > 48 KiB.
   void sharedMemoryOptIn();
-  /// The run function's choice between the in-memory and the out-of-core
-  /// path (runtime/an5d_runtime_ooc.h).
+  /// The run function's choice between slabs on several GPUs
+  /// (runtime/an5d_runtime_slabs.h), the in-memory and the out-of-core path
+  /// (runtime/an5d_runtime_ooc.h).
   void outOfCore();
   void runFunction();
   void userProgram();

@@ -310,8 +310,18 @@ void Emitter::runFunction() {
 
 std::vector<std::string> an5d::runPaths(const Plan &P) {
   const std::string Lo = std::to_string(P.Lo[0]), Hi = std::to_string(P.Hi[0]);
+  const std::string BT = std::to_string(P.BT);
   return {
-      "Run time: both planes in device memory when they fit the device budget "
+      "Run time: slabs along the streaming dimension, one per GPU, when "
+      "AN5D_GPUS=N asks for N > 1 (several",
+      "  slabs may share a GPU) or, unset, when several GPUs are visible and "
+      "each gets 4 Mi cells of a",
+      "  plane; halos of " + BT + " x " + Lo + " + " + BT + " x " + Hi +
+          " planes, refreshed every " + BT +
+          " steps by device-to-device copies (slabs",
+      "  over a GPU's budget: AN5D_GPUS stops, the default takes one GPU). "
+      "On one GPU:",
+      "  both planes in device memory when they fit the device budget "
       "(AN5D_DEVICE_MEMORY, else",
       "  free memory less 1/16 of the total, at least 256 MiB) and cudaMalloc "
       "gives them; else out of core:",
@@ -323,19 +333,10 @@ std::vector<std::string> an5d::runPaths(const Plan &P) {
 }
 
 void Emitter::outOfCore() {
-  W.line("// Both planes go to the device when they fit its budget "
-         "(AN5D_DEVICE_MEMORY, else its free");
-  W.line("// memory less a margin) and cudaMalloc gives them; otherwise the "
-         "host grid streams through");
-  W.line("// it in chunks along " + It[0] + ", TBT steps per pass "
-         "(an5d_out_of_core; AN5D_VERBOSE=1 says which).");
-  W.line("const size_t budget = an5d_device_budget();");
-  W.line(Elem + " *grid = NULL;");
-  W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
   std::string Cells = "(long)" + (N > 1 ? Ext[1] : std::string("1"));
   for (unsigned Dm = 2; Dm < N; ++Dm)
     Cells += " * " + Ext[Dm];
-  // The chunk's own planes along the streaming dimension; the rest as in
+  // The part's own planes along the streaming dimension; the rest as in
   // memory.
   std::string Args = ", (int)chunk_planes";
   for (unsigned Dm = 1; Dm < N; ++Dm)
@@ -348,17 +349,36 @@ void Emitter::outOfCore() {
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
                                  : "host, host + (size_t)" + Ext[0] + " * " +
                                        Cells;
-  W.line("an5d_out_of_core(" + Planes + ", " + Ext[0] + ", " + Cells + ", " +
-         First[0] +
-         ", " + Last[0] + ", " + str(P.Lo[0]) + ", " + str(P.Hi[0]) + ", " +
-         str(P.BT) + ", t_first, steps, budget,");
-  W.line("    [&](" + Elem + " *chunk, long chunk_planes, long chunk_first, "
-         "long chunk_last, long chunk_t, long chunk_steps) {");
+  std::string Grid = Planes + ", " + Ext[0] + ", " + Cells + ", " + First[0] +
+                     ", " + Last[0] + ", " + str(P.Lo[0]) + ", " +
+                     str(P.Hi[0]) + ", " + str(P.BT) + ", t_first, steps";
+  W.line("// Steps on a part of the grid along " + It[0] + " (a slab, or a "
+         "chunk out of core) as on a grid of");
+  W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
+  W.line("const auto an5d_part = [&](" + Elem + " *chunk, long chunk_planes, "
+         "long chunk_first, long chunk_last, long chunk_t, long chunk_steps) {");
   if (Plans.size() > 1)
-    W.line("      // The first candidate: the autotuner's trials need the "
-           "whole grid on the device.");
-  W.line("      return " + Steps + "chunk, chunk_t, chunk_steps" + Args + ");");
-  W.line("    });");
+    W.line("  // The first candidate: the autotuner's trials need the whole "
+           "grid on one device.");
+  W.line("  return " + Steps + "chunk, chunk_t, chunk_steps" + Args + ");");
+  W.line("};");
+  W.line("// Slabs along " + It[0] + ", one per GPU, when AN5D_GPUS asks for "
+         "more than one or several GPUs");
+  W.line("// are visible and the grid is large enough (an5d_slabs).");
+  W.line("if (an5d_slabs(" + Grid + ", an5d_part))");
+  W.indent();
+  W.line("return;");
+  W.dedent();
+  W.line("// Both planes go to the device when they fit its budget "
+         "(AN5D_DEVICE_MEMORY, else its free");
+  W.line("// memory less a margin) and cudaMalloc gives them; otherwise the "
+         "host grid streams through");
+  W.line("// it in chunks along " + It[0] + ", TBT steps per pass "
+         "(an5d_out_of_core; AN5D_VERBOSE=1 says which).");
+  W.line("const size_t budget = an5d_device_budget();");
+  W.line(Elem + " *grid = NULL;");
+  W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
+  W.line("an5d_out_of_core(" + Grid + ", budget, an5d_part);");
   W.line("return;");
   W.close();
 }

@@ -142,6 +142,8 @@ enum cudaError_t {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorLaunchOutOfResources = 701,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
 };
 typedef cudaError_t cudaError;
 
@@ -214,6 +216,7 @@ struct an5d_emu_event {
   bool complete = false;              // the work it captured has run
   unsigned long long stream_id = 0;   // where it was recorded (0: default)
   unsigned long long seq = 0;         // that stream's work up to it
+  int device = 0;                     // current when it was created
 };
 typedef an5d_emu_event* cudaEvent_t;
 struct an5d_emu_stream;  // an5d_emu/streams.h

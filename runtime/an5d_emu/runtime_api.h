@@ -6,29 +6,37 @@ namespace an5d_emu {
 namespace detail {
 
 // --- Device memory bookkeeping ----------------------------------------------
+struct Block {
+  size_t size;
+  int device;  // the device current at cudaMalloc
+};
 struct Allocations {
   std::mutex m;
-  std::map<uintptr_t, size_t> blocks;  // base -> size
+  std::map<uintptr_t, Block> blocks;  // base -> block
+  size_t used[kMaxDevices] = {};       // bytes live per device
 };
 inline Allocations& allocations() {
   static Allocations* a = new Allocations;
   return *a;
 }
 
-// Is [p, p+n) inside one live cudaMalloc allocation?
-inline bool in_device_memory(const void* p, size_t n) {
+// The device of the live cudaMalloc allocation that holds [p, p+n); -1 if
+// none holds it whole.
+inline int device_of(const void* p, size_t n) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   Allocations& al = allocations();
   std::lock_guard<std::mutex> lk(al.m);
   auto it = al.blocks.upper_bound(a);
-  if (it == al.blocks.begin()) return false;
+  if (it == al.blocks.begin()) return -1;
   --it;
-  return a >= it->first && n <= it->second && a - it->first <= it->second - n;
+  const size_t size = it->second.size;
+  return a >= it->first && n <= size && a - it->first <= size - n ? it->second.device : -1;
 }
+inline bool in_device_memory(const void* p, size_t n) { return device_of(p, n) >= 0; }
 
-// The emulated device's memory: AN5D_EMU_DEVICE_MEMORY=<bytes>[K|M|G] caps
-// what cudaMalloc hands out (a larger request fails as on a full GPU) and
-// is the total cudaMemGetInfo reports; 0 or unset: the host's memory.
+// Each emulated device's memory: AN5D_EMU_DEVICE_MEMORY=<bytes>[K|M|G] caps
+// what cudaMalloc hands out on it (a larger request fails as on a full GPU)
+// and is the total cudaMemGetInfo reports; 0 or unset: the host's memory.
 inline size_t device_memory_cap() {
   static const size_t cap = [] {
     const char* s = std::getenv("AN5D_EMU_DEVICE_MEMORY");
@@ -43,28 +51,25 @@ inline size_t device_memory_cap() {
   }();
   return cap;
 }
-inline size_t& device_memory_used() {
-  static size_t used = 0;
-  return used;
-}
 
 inline cudaError_t device_malloc(void** ptr, size_t size) {
   if (!ptr) return record(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (size == 0) return cudaSuccess;
   const size_t cap = device_memory_cap();
+  const int device = current_device;
   Allocations& al = allocations();
   {
     std::lock_guard<std::mutex> lk(al.m);
-    if (cap != 0 && size > cap - device_memory_used()) return record(cudaErrorMemoryAllocation);
+    if (cap != 0 && size > cap - al.used[device]) return record(cudaErrorMemoryAllocation);
   }
   void* p = nullptr;
   if (posix_memalign(&p, 256, size) != 0 || !p) return record(cudaErrorMemoryAllocation);
   std::memset(p, poison_enabled() ? 0xFF : 0, size);
   {
     std::lock_guard<std::mutex> lk(al.m);
-    al.blocks[reinterpret_cast<uintptr_t>(p)] = size;
-    device_memory_used() += size;
+    al.blocks[reinterpret_cast<uintptr_t>(p)] = Block{size, device};
+    al.used[device] += size;
   }
   *ptr = p;
   return cudaSuccess;
@@ -98,6 +103,8 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
   }
   return "cudaErrorUnknown";
 }
@@ -114,6 +121,8 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
   }
   return "unknown error";
 }
@@ -151,7 +160,7 @@ inline cudaError_t cudaFree(void* p) {
                    p);
       return an5d_emu::detail::record(cudaErrorInvalidValue);
     }
-    an5d_emu::detail::device_memory_used() -= it->second;
+    al.used[it->second.device] -= it->second.size;
     al.blocks.erase(it);
   }
   std::free(p);
@@ -216,25 +225,13 @@ inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count
   return cudaSuccess;
 }
 
+// Waits for the current device's streams (and what they wait for).
 inline cudaError_t cudaDeviceSynchronize() {
-  an5d_emu::detail::drain_all();
+  an5d_emu::detail::drain_device(an5d_emu::detail::current_device);
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
 inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
-inline cudaError_t cudaGetDeviceCount(int* n) {
-  if (!n) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  *n = 1;
-  return cudaSuccess;
-}
-inline cudaError_t cudaSetDevice(int d) {
-  return d == 0 ? cudaSuccess : an5d_emu::detail::record(cudaErrorInvalidDevice);
-}
-inline cudaError_t cudaGetDevice(int* d) {
-  if (!d) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  *d = 0;
-  return cudaSuccess;
-}
 
 inline int an5d_emu_sm_count() {
   unsigned n = std::thread::hardware_concurrency();
@@ -243,7 +240,7 @@ inline int an5d_emu_sm_count() {
 
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   if (!p) return an5d_emu::detail::record(cudaErrorInvalidValue);
-  if (d != 0) return an5d_emu::detail::record(cudaErrorInvalidDevice);
+  if (!an5d_emu::detail::valid_device(d)) return an5d_emu::detail::record(cudaErrorInvalidDevice);
   std::memset(p, 0, sizeof *p);
   std::snprintf(p->name, sizeof p->name, "%s", "an5d CPU emulation");
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -305,7 +302,8 @@ inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr attr, int d) {
   return cudaSuccess;
 }
 
-// With AN5D_EMU_DEVICE_MEMORY: that total, less what cudaMalloc holds.
+// With AN5D_EMU_DEVICE_MEMORY: that total, less what cudaMalloc holds on the
+// current device.
 inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   using namespace an5d_emu::detail;
   cudaDeviceProp p;
@@ -316,7 +314,7 @@ inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   if (device_memory_cap() != 0) {
     std::lock_guard<std::mutex> lk(allocations().m);
     total = device_memory_cap();
-    free = total - device_memory_used();
+    free = total - allocations().used[current_device];
   }
   if (free_bytes) *free_bytes = free;
   if (total_bytes) *total_bytes = total;
@@ -332,6 +330,22 @@ inline cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+
+namespace an5d_emu {
+namespace detail {
+// A kernel argument that points into another device's memory needs peer
+// access from the current device; on a GPU the access would fault.
+inline void check_kernel_pointer(const char* kernel, const void* p) {
+  const int d = device_of(p, 1);
+  if (d < 0 || peer_enabled(current_device, d)) return;
+  std::fprintf(stderr,
+               "an5d_emu: kernel %s launched on device %d is given a pointer into device %d's "
+               "memory without peer access (cudaDeviceEnablePeerAccess)\n",
+               kernel ? kernel : "(unnamed)", current_device, d);
+  fatal("illegal address");
+}
+}  // namespace detail
+}  // namespace an5d_emu
 
 // A generated kernel's own consistency check failed: the emulated run ends.
 [[noreturn]] inline void an5d_emu_fail(const char* what) { an5d_emu::detail::fatal(what); }

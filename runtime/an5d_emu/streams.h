@@ -11,13 +11,17 @@
 // copy's destination, or rewrites its source, before waiting for it sees the
 // wrong data. Kernels run when launched, on any stream (AN5D_LAUNCH drops
 // the stream): launch them only on streams with nothing queued, or on the
-// default stream after a wait.
+// default stream after a wait. With several devices (an5d_emu/devices.h) a
+// stream belongs to the device current at its creation, the legacy default
+// stream of the current device waits only for that device's blocking
+// streams, and cudaDeviceSynchronize runs only the current device's streams.
 #pragma once
 
 #include <functional>
 
 struct an5d_emu_stream {
   unsigned long long id = 0;
+  int device = 0;
   bool blocking = true;
   unsigned long long issued = 0, done = 0;  // sequence numbers of its work
   std::deque<std::pair<unsigned long long, std::function<void()>>> work;
@@ -56,19 +60,27 @@ inline void enqueue(an5d_emu_stream* s, std::function<void()> f) {
   s->work.emplace_back(++s->issued, std::move(f));
 }
 
-inline void drain_all() {
+// Runs the queued work of the streams `which` selects.
+template <class Which>
+inline void drain(Which which) {
   // A copy: running work may create or destroy nothing, but stay safe.
   std::vector<an5d_emu_stream*> all;
-  for (auto& kv : streams().live) all.push_back(kv.second);
+  for (auto& kv : streams().live)
+    if (which(kv.second)) all.push_back(kv.second);
   for (an5d_emu_stream* s : all) run_stream(s, ~0ULL);
 }
+inline void drain_all() {
+  drain([](an5d_emu_stream*) { return true; });
+}
+inline void drain_device(int device) {
+  drain([device](an5d_emu_stream* s) { return s->device == device; });
+}
 
-// Before work on the legacy default stream: blocking streams finish first.
+// Before work on the current device's legacy default stream: its blocking
+// streams finish first.
 inline void before_default_stream_work() {
-  std::vector<an5d_emu_stream*> all;
-  for (auto& kv : streams().live)
-    if (kv.second->blocking) all.push_back(kv.second);
-  for (an5d_emu_stream* s : all) run_stream(s, ~0ULL);
+  const int device = current_device;
+  drain([device](an5d_emu_stream* s) { return s->blocking && s->device == device; });
 }
 
 // Lets an event's recorded work run (nothing if its stream is gone).
@@ -96,6 +108,7 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   an5d_emu::detail::Streams& all = an5d_emu::detail::streams();
   *s = new an5d_emu_stream;
   (*s)->id = all.next_id++;
+  (*s)->device = an5d_emu::detail::current_device;
   (*s)->blocking = (flags & cudaStreamNonBlocking) == 0;
   all.live[(*s)->id] = *s;
   return cudaSuccess;
@@ -124,12 +137,16 @@ inline cudaError_t cudaStreamQuery(cudaStream_t s) { return cudaStreamSynchroniz
 inline cudaError_t cudaEventCreate(cudaEvent_t* e) {
   if (!e) return an5d_emu::detail::record(cudaErrorInvalidValue);
   *e = new an5d_emu_event;
+  (*e)->device = an5d_emu::detail::current_device;
   return cudaSuccess;
 }
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
-// The event completes when the stream's work before it has run.
+// The event completes when the stream's work before it has run. Event and
+// stream must belong to one device (the default stream: the current one).
 inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = nullptr) {
   if (!e) return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
+  if ((s ? s->device : an5d_emu::detail::current_device) != e->device)
+    return an5d_emu::detail::record(cudaErrorInvalidResourceHandle);
   e->recorded = true;
   e->stream_id = s ? s->id : 0;
   e->complete = false;
@@ -192,6 +209,40 @@ inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cud
   }
   enqueue(s, [dst, src, count] { std::memcpy(dst, src, count); });
   return cudaSuccess;
+}
+
+// Between the memory of two devices (or within one): checked as issued
+// (each side inside one allocation of its device), queued like a copy
+// between device buffers. Peer access need not be enabled (CUDA then
+// stages the copy).
+inline cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                       size_t count, cudaStream_t s = nullptr) {
+  using namespace an5d_emu::detail;
+  if (!valid_device(dst_device) || !valid_device(src_device)) return record(cudaErrorInvalidDevice);
+  if (count == 0) return cudaSuccess;
+  if (!dst || !src) return record(cudaErrorInvalidValue);
+  for (int side = 0; side < 2; ++side) {
+    const void* p = side ? src : dst;
+    const int want = side ? src_device : dst_device;
+    if (device_of(p, count) != want) {
+      std::fprintf(stderr,
+                   "an5d_emu: cudaMemcpyPeerAsync: %s range [%p, +%zu) is not inside one "
+                   "cudaMalloc allocation of device %d\n",
+                   side ? "source" : "destination", p, count, want);
+      return record(cudaErrorInvalidValue);
+    }
+  }
+  if (s == nullptr) {
+    before_default_stream_work();
+    std::memcpy(dst, src, count);
+    return cudaSuccess;
+  }
+  enqueue(s, [dst, src, count] { std::memcpy(dst, src, count); });
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
+                                  size_t count) {
+  return cudaMemcpyPeerAsync(dst, dst_device, src, src_device, count, nullptr);
 }
 
 inline cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t s = nullptr) {

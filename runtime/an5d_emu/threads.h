@@ -333,6 +333,13 @@ inline cudaError_t check_config(dim3 grid, dim3 block, size_t smem) {
 
 // an5d_emu/streams.h: queued work of the created streams.
 inline void drain_all();
+inline void drain_device(int device);
+// an5d_emu/runtime_api.h: a pointer argument into another device's memory.
+inline void check_kernel_pointer(const char* kernel, const void* p);
+template <class T>
+inline void check_kernel_argument(const char* kernel, const T& v) {
+  if constexpr (std::is_pointer<T>::value) check_kernel_pointer(kernel, static_cast<const void*>(v));
+}
 inline void before_default_stream_work();
 
 // Runs the kernel now (see streams.h: as default-stream work, whatever the
@@ -413,6 +420,7 @@ void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, size_
   using Tuple = std::tuple<std::decay_t<P>...>;
   using C = Closure<Tuple, void (*)(P...)>;
   C closure{kernel, Tuple(std::forward<A>(args)...)};
+  std::apply([name](const auto&... a) { (check_kernel_argument(name, a), ...); }, closure.params);
   launch_impl(name, grid, block, smem_bytes, &C::invoke, &closure);
 }
 }  // namespace detail

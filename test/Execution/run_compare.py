@@ -5,14 +5,15 @@ emulation of CUDA, and compares every cell of both planes.
 usage: run_compare.py --an5dc AN5DC --emucc EMUCC --tmp PREFIX INPUT.c
                       [--flags "-bT 2 -bS 16"] [--double] [--tsan]
                       [--define NAME=VALUE ...]
-                      --run "n m T" [--run ...]
+                      --run "[NAME=VALUE ...] n m T" [--run ...]
 
 INPUT.c is a program that takes its sizes and step count as arguments, the
 last argument being a file to which it writes the whole array (both planes,
 raw float or double values), like the programs in benchmarks/. For every
 --run the reference (cc -O1 -std=gnu11 ... -lm) and the generated program
 (an5dc INPUT.c FLAGS -o PREFIX.cu; an5dc-emucc PREFIX.cu) run with the same
-arguments plus an output file; the two files must have the same size and
+arguments plus an output file (the generated program also with the run's
+leading NAME=VALUE environment settings); the two files must have the same size and
 agree in every cell within the tolerance: |gpu - ref| <= tol * max(|ref|, 1)
 with tol 1e-4 for float and 1e-10 for double; with --bitwise every cell must
 hold the same bits (zeros' signs included). Prints one PASS/FAIL line per
@@ -27,6 +28,7 @@ import argparse
 import array
 import math
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -184,7 +186,9 @@ def main():
                     "result (AN5D_VERBOSE lines)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--run", action="append", required=True,
-                    help="program arguments before the output file")
+                    help="program arguments before the output file, after "
+                    "NAME=VALUE words that set the generated program's "
+                    "environment for this run")
     args = ap.parse_args()
     try:
         sys.exit(compare_runs(args))
@@ -214,13 +218,18 @@ def compare_runs(args):
     failed = 0
     for spec in args.run:
         prog_args = shlex.split(spec)
+        # Leading NAME=VALUE words set the environment of this run only.
+        run_env = dict(env)
+        while prog_args and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", prog_args[0]):
+            key, value = prog_args.pop(0).split("=", 1)
+            run_env[key] = value
         ref_out = args.tmp + ".ref.bin"
         gpu_out = args.tmp + ".emu.bin"
         for path in (ref_out, gpu_out):
             if os.path.exists(path):
                 os.remove(path)
         run([ref_exe] + prog_args + [ref_out])
-        proc = run([gpu_exe] + prog_args + [gpu_out], env=env)
+        proc = run([gpu_exe] + prog_args + [gpu_out], env=run_env)
         if args.tsan and "ThreadSanitizer" in proc.stderr:
             print("FAIL: %s %s [%s]: ThreadSanitizer report" % (name, spec, args.flags))
             sys.stdout.write(proc.stderr)
