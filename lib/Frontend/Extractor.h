@@ -51,6 +51,7 @@ private:
                    std::vector<const clang::ForStmt *> &Loops,
                    const clang::Stmt *&Body);
   const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
+  bool checkOneField(const std::vector<const clang::Stmt *> &Body);
   bool parseLoop(const clang::ForStmt *F, Loop &L);
   bool parseIterator(const clang::ForStmt *F, const clang::VarDecl *&Var,
                      const clang::Expr *&Init);
@@ -67,6 +68,9 @@ private:
   bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
   bool describeArrayType(const clang::VarDecl *V, clang::SourceRange Use,
                          ArrayInfo &A);
+  bool parseInPlaceAccess(const clang::Expr *E,
+                          const std::vector<const clang::Expr *> &Indices,
+                          Access &A);
   bool checkPlaneIndices();
 
   // Two arrays in turn (ExtractTurns.cpp).
