@@ -65,6 +65,9 @@ enum class ArrayForm {
   PointerToArray, // float (*A)[n][m]: first extent unknown
   ArrayParam,     // float A[2][n][m] as a function parameter
   LocalOrGlobal,  // float A[2][N][N] with automatic or static storage
+  /// double *A indexed A[(i + a) * m + j + b]: the extents after the first
+  /// are the strides the index multiplies by (a pointer swap's planes).
+  FlatPointer,
 };
 
 struct ArrayInfo {

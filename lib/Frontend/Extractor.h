@@ -78,7 +78,8 @@ private:
                        const std::vector<const clang::Expr *> &Indices,
                        Access &A, bool IsWrite);
   bool describePlaneArray(const clang::VarDecl *V, clang::SourceRange Use,
-                          unsigned Plane);
+                          unsigned Plane,
+                          const std::vector<AffineExpr> *FlatExtents);
   bool parseSecondNest();
   bool sameLoops(const std::vector<const clang::ForStmt *> &Loops,
                  const std::vector<Loop> &Second);
@@ -94,6 +95,12 @@ private:
   bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
   bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
   bool finishPointerSwap();
+
+  // Flat pointers indexed 'out[i * m + j]' (ExtractFlat.cpp).
+  bool isFlatPointer(const clang::VarDecl *V);
+  bool splitFlatIndex(const clang::VarDecl *V, const clang::Expr *Index,
+                      std::vector<AffineExpr> &Space,
+                      std::vector<AffineExpr> &Extents);
 
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);

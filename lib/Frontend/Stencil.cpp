@@ -126,6 +126,7 @@ static const char *formName(ArrayForm F) {
   case ArrayForm::PointerToArray: return "pointer to array";
   case ArrayForm::ArrayParam: return "array parameter";
   case ArrayForm::LocalOrGlobal: return "array variable";
+  case ArrayForm::FlatPointer: return "flat pointer";
   }
   return "?";
 }
