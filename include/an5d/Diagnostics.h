@@ -37,6 +37,7 @@ enum class Reject {
   KernelNotApplicable, // --opt names a kernel this stencil cannot use
   TooDeep,            // an expression nested deeper than MaxExprDepth
   TurnMismatch,       // two arrays in turn whose nests are not one update
+  SeveralFields,      // loop nests in one time step writing several arrays
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

@@ -65,6 +65,9 @@ enum class ArrayForm {
   PointerToArray, // float (*A)[n][m]: first extent unknown
   ArrayParam,     // float A[2][n][m] as a function parameter
   LocalOrGlobal,  // float A[2][N][N] with automatic or static storage
+  /// double *A indexed A[(i + a) * m + j + b]: the extents after the first
+  /// are the strides the index multiplies by (a pointer swap's planes).
+  FlatPointer,
 };
 
 struct ArrayInfo {
@@ -79,7 +82,8 @@ struct ArrayInfo {
 };
 
 /// A read or the write of the stencil array. The first index selects the
-/// plane: (TimeBase) mod Modulus, e.g. (t + 1) % 2 or (t + 1) & 1.
+/// plane: (TimeBase) mod Modulus, e.g. (t + 1) % 2 or (t + 1) & 1 (Modulus
+/// 1: the one plane of an array updated in place).
 struct Access {
   AffineExpr TimeBase;
   int64_t Modulus = 2;
@@ -124,6 +128,10 @@ enum class StencilForm {
   PlaneIndex, // one array with a plane dimension: A[(t + 1) % 2] = f(A[t % 2])
   TwoArrays,  // two arrays in turn: { B = f(A); A = f(B); } per time iteration
   PointerSwap, // { out = f(in); tmp = in; in = out; out = tmp; } per iteration
+  /// One array without a plane dimension updated in place (PolyBench's
+  /// seidel-2d): read as one plane, Modulus 1, so that the analysis finds
+  /// the read of a value computed in the same step; always refused there.
+  InPlace,
 };
 const char *stencilFormName(StencilForm F);
 
@@ -176,7 +184,9 @@ struct Stencil {
     return planesAreArrays() ? WrittenTime : Time;
   }
   /// The two planes are two user arrays (TwoArrays, PointerSwap).
-  bool planesAreArrays() const { return Form != StencilForm::PlaneIndex; }
+  bool planesAreArrays() const {
+    return Form == StencilForm::TwoArrays || Form == StencilForm::PointerSwap;
+  }
   /// Jacobi steps per iteration of the time loop as written (1 or 2).
   unsigned stepsPerIteration() const {
     return Form == StencilForm::TwoArrays ? 2 : 1;

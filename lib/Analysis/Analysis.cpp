@@ -157,8 +157,22 @@ bool Analyzer::checkDependences() {
   };
   // { S[dt, d...] : dt = 1 }: dependence distances of a Jacobi stencil
   isl::union_set PreviousStep = withDelta("dt = 1");
+  // An array updated in place keeps one plane: what N.5D blocking would
+  // need instead is a second plane or array for the step's new values.
+  const bool InPlace = S.Form == StencilForm::InPlace;
+  std::string Apart =
+      "write the step's values apart from the values it reads: a plane "
+      "index ('" + S.Array.Name + "[(" + S.Time.Iter + " + 1) % 2]" +
+      cellIndex(S) + " = f(" + S.Array.Name + "[" + S.Time.Iter +
+      " % 2])'), two arrays in turn or a pointer swap";
   if (M.Flow.deltas().is_subset(PreviousStep) &&
       M.SameStepConflicts.is_empty()) {
+    if (InPlace) {
+      D.error(Reject::NotDoubleBuffered, S.Write.Range,
+              "'" + S.Array.Name + "' is updated in place, with no plane "
+              "index; " + Apart);
+      return false;
+    }
     A.Jacobi = true;
     return true;
   }
@@ -173,6 +187,8 @@ bool Analyzer::checkDependences() {
   else if (S.Form == StencilForm::PointerSwap)
     Instead = "'" + S.PlaneArrays[0].Name + "', the pointer to the previous "
               "step's array";
+  else if (InPlace)
+    Instead = "'" + S.Array.Name + "' is updated in place; " + Apart;
   for (size_t R = 0; R < M.Reads.size(); ++R) {
     // [P] -> { S[dt, d...] }: distances of the flow into read R
     isl::union_set Deltas = flowInto(M, R).deltas();
@@ -181,8 +197,9 @@ bool Analyzer::checkDependences() {
               "this read gets a value computed in the same time step "
               "(Gauss-Seidel order); N.5D blocking needs every read from the "
               "previous step's " +
-                  std::string(S.planesAreArrays() ? "values, "
-                                                               : "plane, ") +
+                  std::string(InPlace ? "values: "
+                              : S.planesAreArrays() ? "values, "
+                                                    : "plane, ") +
                   Instead);
       Reported = true;
     } else if (!Deltas.is_subset(PreviousStep)) {
@@ -198,7 +215,10 @@ bool Analyzer::checkDependences() {
   if (!Reported)
     D.error(Reject::NotJacobi, S.NestRange,
             "the spatial loops of this nest carry a dependence: two cells of "
-            "one time step access the same element");
+            "one time step access the same element" +
+                (InPlace ? "; '" + S.Array.Name + "' is updated in place: " +
+                               Apart
+                         : std::string()));
   return false;
 }
 

@@ -505,10 +505,12 @@ void Emitter::userProgram() {
   // The user's planes: the two halves of one array, or two arrays (plane 0
   // the one the first statement reads); each is verified alone.
   const bool TwoArrays = S.planesAreArrays();
+  // Flat pointers ('double *in' indexed in[i * m + j]) take one subscript.
+  const bool Flat = TwoArrays && S.PlaneArrays[0].Form == ArrayForm::FlatPointer;
   std::vector<std::string> Names, Bases, References;
   if (TwoArrays) {
     std::string Zeros;
-    for (unsigned Dm = 1; Dm <= N; ++Dm)
+    for (unsigned Dm = 1; Dm <= (Flat ? 1 : N); ++Dm)
       Zeros += "[0]";
     for (unsigned Pl = 0; Pl < 2; ++Pl) {
       Names.push_back(S.PlaneArrays[Pl].Name);
@@ -538,8 +540,9 @@ void Emitter::userProgram() {
   for (unsigned Dm = TwoArrays ? 2 : 1; Dm <= N; ++Dm)
     Dims += "[" + S.Array.ExtentText[Dm] + "]";
   for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
-    line("    " + Elem + " (*" + Names[Pl] + ")" + Dims + " = (" + Elem +
-         " (*)" + Dims + ")" + References[Pl] + ";");
+    line(Flat ? "    " + Elem + " *" + Names[Pl] + " = " + References[Pl] + ";"
+              : "    " + Elem + " (*" + Names[Pl] + ")" + Dims + " = (" +
+                    Elem + " (*)" + Dims + ")" + References[Pl] + ";");
   W.raw(referenceNest());
   line("  }");
   W.raw("#endif");

@@ -142,6 +142,66 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
   return St;
 }
 
+namespace {
+
+/// The array the first assignment inside St (through loops and braces)
+/// writes, or null.
+const clang::VarDecl *writtenArray(const clang::Stmt *St) {
+  while (St) {
+    if (const auto *F = dyn_cast<clang::ForStmt>(St)) {
+      St = F->getBody();
+    } else if (const auto *CS = dyn_cast<clang::CompoundStmt>(St)) {
+      St = CS->body_empty() ? nullptr : CS->body_front();
+    } else {
+      const auto *E = dyn_cast<clang::Expr>(St);
+      const auto *BO =
+          E ? dyn_cast<clang::BinaryOperator>(E->IgnoreParens()) : nullptr;
+      if (!BO || !BO->isAssignmentOp())
+        return nullptr;
+      const clang::Expr *Base = BO->getLHS()->IgnoreParens();
+      while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base))
+        Base = Sub->getBase()->IgnoreParenImpCasts();
+      const auto *Ref = dyn_cast<clang::DeclRefExpr>(Base);
+      return Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+/// A time loop whose loop nests write several arrays (fdtd-2d's ey, ex and
+/// hz) other than the two of two arrays in turn: reported at the first nest
+/// that writes another array than the first nest's.
+bool Extractor::checkOneField(const std::vector<const clang::Stmt *> &Body) {
+  std::vector<const clang::VarDecl *> Fields;
+  const clang::Stmt *Second = nullptr;
+  for (const clang::Stmt *St : Body) {
+    const clang::VarDecl *V =
+        isa<clang::ForStmt>(St) ? writtenArray(St) : nullptr;
+    if (!V || llvm::is_contained(Fields, V))
+      continue;
+    if (!Fields.empty() && !Second)
+      Second = St;
+    Fields.push_back(V);
+  }
+  if (Fields.size() < 2)
+    return true;
+  std::string Names;
+  for (size_t I = 0; I < Fields.size(); ++I)
+    Names += std::string(I == 0 ? "" : I + 1 == Fields.size() ? " and " : ", ") +
+             "'" + Fields[I]->getName().str() + "'";
+  D.error(Reject::SeveralFields, Second->getSourceRange(),
+          "this loop nest writes '" + Fields[1]->getName().str() +
+              "', another array than the time step's first nest ('" +
+              Fields[0]->getName().str() + "'): several fields updated in "
+              "one time step (here " + Names + ") are not accepted yet; "
+              "an5dc accepts one loop nest writing one array (with a plane "
+              "index, or through a pointer swap after it) or two loop nests "
+              "computing two arrays from each other");
+  return false;
+}
+
 bool Extractor::collectNest(const clang::Stmt *Top,
                             std::vector<const clang::ForStmt *> &Loops,
                             const clang::Stmt *&Body) {
@@ -164,8 +224,11 @@ bool Extractor::collectNest(const clang::Stmt *Top,
       for (const clang::Stmt *C : CS->body())
         if (!isa<clang::NullStmt>(C))
           Body.push_back(C);
-      if (Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
-          isa<clang::ForStmt>(Body[1])) {
+      bool TwoNests = Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
+                      isa<clang::ForStmt>(Body[1]);
+      if (!TwoNests && !checkOneField(Body))
+        return false;
+      if (TwoNests) {
         S.Form = StencilForm::TwoArrays;
         SecondNest = Body[1];
         Cur = Body[0];

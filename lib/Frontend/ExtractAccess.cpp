@@ -152,6 +152,15 @@ bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
   if (!describeArrayType(V, Use, A))
     return false;
   S.Elem = A.Elem;
+  // Written with one subscript per spatial loop and no plane: updated in
+  // place, one plane (the analysis then locates the read of this step's
+  // values, or refuses the form).
+  if (A.Extents.size() == S.Space.size() && A.Extents.size() > 0) {
+    S.Form = StencilForm::InPlace;
+    A.Extents.insert(A.Extents.begin(), AffineExpr::constant(1));
+    A.ExtentText.insert(A.ExtentText.begin(), "1");
+    return true;
+  }
   if (A.Extents.size() != 1 + S.Space.size()) {
     D.error(Reject::Dimensionality, Use,
             "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
@@ -196,7 +205,12 @@ bool Extractor::describeArrayType(const clang::VarDecl *V,
       if (!E)
         return false;
       A.Extents.push_back(E);
-      A.ExtentText.push_back(spelling(Size->getSourceRange()));
+      // A size spelled through macros (PolyBench's 'n + PADDING') has no
+      // one text in the file: the affine form names the same variables.
+      bool Macro = Size->getBeginLoc().isMacroID() ||
+                   Size->getEndLoc().isMacroID();
+      A.ExtentText.push_back(Macro ? E->str()
+                                   : spelling(Size->getSourceRange()));
     } else {
       A.Extents.push_back(std::nullopt);
       A.ExtentText.push_back("");
@@ -243,6 +257,8 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
                 "(read A[t % 2], write A[(t + 1) % 2])");
     return false;
   }
+  if (S.Form == StencilForm::InPlace)
+    return parseInPlaceAccess(E, Indices, A);
   if (Indices.size() != 1 + S.Space.size()) {
     D.error(Reject::Dimensionality, E->getSourceRange(),
             "'" + S.Array.Name + "' is indexed with " +
@@ -256,6 +272,31 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
     return false;
   for (size_t I = 1; I < Indices.size(); ++I) {
     std::optional<AffineExpr> X = toAffine(Indices[I]);
+    if (!X)
+      return false;
+    A.Space.push_back(*X);
+  }
+  return true;
+}
+
+/// An access of an array updated in place: every access is of the plane
+/// the step writes, (t + 1) mod 1.
+bool Extractor::parseInPlaceAccess(const clang::Expr *E,
+                                   const std::vector<const clang::Expr *> &Indices,
+                                   Access &A) {
+  if (Indices.size() != S.Space.size()) {
+    D.error(Reject::Dimensionality, E->getSourceRange(),
+            "'" + S.Array.Name + "' is indexed with " +
+                std::to_string(Indices.size()) + " subscripts; expected " +
+                std::to_string(S.Space.size()) + " (one per spatial loop)");
+    return false;
+  }
+  A.Range = E->getSourceRange();
+  A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
+  A.Modulus = 1;
+  A.SignedRemainder = false;
+  for (const clang::Expr *I : Indices) {
+    std::optional<AffineExpr> X = toAffine(I);
     if (!X)
       return false;
     A.Space.push_back(*X);

@@ -15,10 +15,19 @@ using namespace an5d::frontend;
 using clang::dyn_cast;
 
 bool Extractor::describePlaneArray(const clang::VarDecl *V,
-                                   clang::SourceRange Use, unsigned Plane) {
+                                   clang::SourceRange Use, unsigned Plane,
+                                   const std::vector<AffineExpr> *FlatExtents) {
   ArrayInfo A;
   if (!describeArrayType(V, Use, A))
     return false;
+  // A flat pointer: rows of the lengths its index multiplies by.
+  if (FlatExtents) {
+    A.Form = ArrayForm::FlatPointer;
+    for (size_t D = 1; D < FlatExtents->size(); ++D) {
+      A.Extents.push_back((*FlatExtents)[D]);
+      A.ExtentText.push_back((*FlatExtents)[D].str());
+    }
+  }
   if (A.Extents.size() != S.Space.size()) {
     D.error(Reject::Dimensionality, Use,
             "'" + A.Name + "' has " + std::to_string(A.Extents.size()) +
@@ -63,10 +72,17 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
                                 Access &A, bool IsWrite) {
   S.PlaneArrays.resize(2);
   const unsigned Own = 1 - StatementIndex, Other = StatementIndex;
+  // A flat pointer's one index splits into one per dimension.
+  std::vector<AffineExpr> FlatSpace, FlatExtents;
+  const bool Flat =
+      isFlatPointer(V) && Indices.size() == 1 && S.Space.size() > 1;
+  if (Flat && !splitFlatIndex(V, Indices[0], FlatSpace, FlatExtents))
+    return false;
+  const std::vector<AffineExpr> *FlatShape = Flat ? &FlatExtents : nullptr;
   bool Written = false;
   if (IsWrite) {
     if (!PlaneVars[Own]) {
-      if (!describePlaneArray(V, E->getSourceRange(), Own))
+      if (!describePlaneArray(V, E->getSourceRange(), Own, FlatShape))
         return false;
     } else if (V != PlaneVars[Own]) {
       D.error(Reject::TurnMismatch, E->getSourceRange(),
@@ -81,7 +97,7 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
     // Reading the array being written: the analysis says what order that is.
     Written = true;
   } else if (!PlaneVars[Other]) {
-    if (!describePlaneArray(V, E->getSourceRange(), Other))
+    if (!describePlaneArray(V, E->getSourceRange(), Other, FlatShape))
       return false;
   } else if (V != PlaneVars[Other]) {
     D.error(Reject::MultipleArrays, E->getSourceRange(),
@@ -89,6 +105,30 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
             "turn each loop nest reads only the array the other writes ('" +
                 S.PlaneArrays[Other].Name + "' here)");
     return false;
+  }
+  if (Flat) {
+    // Every access of the two pointers must split with the same rows.
+    const ArrayInfo &Info = S.PlaneArrays[V == PlaneVars[Own] ? Own : Other];
+    for (size_t Dm = 1; Dm < FlatExtents.size(); ++Dm)
+      if (Info.Form != ArrayForm::FlatPointer || !Info.Extents[Dm] ||
+          !(*Info.Extents[Dm] == FlatExtents[Dm])) {
+        D.error(Reject::TurnMismatch, Indices[0]->getSourceRange(),
+                "this index splits into rows of " + FlatExtents[Dm].str() +
+                    " elements along '" + S.Space[Dm].Iter + "', '" +
+                    Info.Name + "' into rows of " +
+                    (Info.Extents[Dm] ? Info.Extents[Dm]->str()
+                                     : std::string("unknown")) +
+                    " elements; every access of the two pointers needs the same row "
+                    "lengths");
+        return false;
+      }
+    A.Range = E->getSourceRange();
+    A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
+                 AffineExpr::constant(Written ? 1 : 0);
+    A.Modulus = 2;
+    A.SignedRemainder = false;
+    A.Space = std::move(FlatSpace);
+    return true;
   }
   if (Indices.size() != S.Space.size()) {
     D.error(Reject::Dimensionality, E->getSourceRange(),

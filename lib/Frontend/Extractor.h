@@ -51,6 +51,7 @@ private:
                    std::vector<const clang::ForStmt *> &Loops,
                    const clang::Stmt *&Body);
   const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
+  bool checkOneField(const std::vector<const clang::Stmt *> &Body);
   bool parseLoop(const clang::ForStmt *F, Loop &L);
   bool parseIterator(const clang::ForStmt *F, const clang::VarDecl *&Var,
                      const clang::Expr *&Init);
@@ -67,6 +68,9 @@ private:
   bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
   bool describeArrayType(const clang::VarDecl *V, clang::SourceRange Use,
                          ArrayInfo &A);
+  bool parseInPlaceAccess(const clang::Expr *E,
+                          const std::vector<const clang::Expr *> &Indices,
+                          Access &A);
   bool checkPlaneIndices();
 
   // Two arrays in turn (ExtractTurns.cpp).
@@ -74,7 +78,8 @@ private:
                        const std::vector<const clang::Expr *> &Indices,
                        Access &A, bool IsWrite);
   bool describePlaneArray(const clang::VarDecl *V, clang::SourceRange Use,
-                          unsigned Plane);
+                          unsigned Plane,
+                          const std::vector<AffineExpr> *FlatExtents);
   bool parseSecondNest();
   bool sameLoops(const std::vector<const clang::ForStmt *> &Loops,
                  const std::vector<Loop> &Second);
@@ -90,6 +95,12 @@ private:
   bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
   bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
   bool finishPointerSwap();
+
+  // Flat pointers indexed 'out[i * m + j]' (ExtractFlat.cpp).
+  bool isFlatPointer(const clang::VarDecl *V);
+  bool splitFlatIndex(const clang::VarDecl *V, const clang::Expr *Index,
+                      std::vector<AffineExpr> &Space,
+                      std::vector<AffineExpr> &Extents);
 
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);

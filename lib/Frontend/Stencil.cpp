@@ -96,7 +96,8 @@ std::string Access::str(const std::string &Array) const {
   std::string Plane = TimeBase.str();
   if (TimeBase.Constant != 0 || TimeBase.Coeffs.size() != 1)
     Plane = "(" + Plane + ")";
-  std::string S = Array + "[" + Plane + " % " + std::to_string(Modulus) + "]";
+  std::string S = Modulus == 1 ? Array
+                 : Array + "[" + Plane + " % " + std::to_string(Modulus) + "]";
   for (const AffineExpr &E : Space)
     S += "[" + E.str() + "]";
   return S;
@@ -107,6 +108,7 @@ const char *an5d::stencilFormName(StencilForm F) {
   case StencilForm::PlaneIndex: return "one array with a plane index";
   case StencilForm::TwoArrays: return "two arrays in turn";
   case StencilForm::PointerSwap: return "pointer swap";
+  case StencilForm::InPlace: return "one array updated in place";
   }
   return "?";
 }
@@ -124,6 +126,7 @@ static const char *formName(ArrayForm F) {
   case ArrayForm::PointerToArray: return "pointer to array";
   case ArrayForm::ArrayParam: return "array parameter";
   case ArrayForm::LocalOrGlobal: return "array variable";
+  case ArrayForm::FlatPointer: return "flat pointer";
   }
   return "?";
 }

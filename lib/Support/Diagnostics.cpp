@@ -27,6 +27,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::KernelNotApplicable: return "opt-not-applicable";
   case Reject::TooDeep: return "too-deep";
   case Reject::TurnMismatch: return "two-arrays-mismatch";
+  case Reject::SeveralFields: return "several-fields";
   case Reject::Internal: return "internal";
   }
   return "unknown";

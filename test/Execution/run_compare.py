@@ -4,7 +4,7 @@ emulation of CUDA, and compares every cell of both planes.
 
 usage: run_compare.py --an5dc AN5DC --emucc EMUCC --tmp PREFIX INPUT.c
                       [--flags "-bT 2 -bS 16"] [--double] [--tsan]
-                      [--define NAME=VALUE ...]
+                      [--define NAME=VALUE ...] [--include DIR ...]
                       --run "[NAME=VALUE ...] n m T" [--run ...]
 
 INPUT.c is a program that takes its sizes and step count as arguments, the
@@ -177,6 +177,9 @@ def main():
     ap.add_argument("--define", action="append", default=[],
                     help="NAME[=VALUE]: -D for the reference build and for "
                          "an5dc (after '--'), which writes it into its output")
+    ap.add_argument("--include", action="append", default=[],
+                    help="DIR: -I for the reference build, for an5dc (after "
+                         "'--') and for the emulation build")
     ap.add_argument("--tsan", action="store_true",
                     help="build the emulation under ThreadSanitizer")
     ap.add_argument("--bitwise", action="store_true",
@@ -201,16 +204,18 @@ def main():
 def compare_runs(args):
     """Builds both programs and compares every --run; the exit status."""
     defines = ["-DUSE_DOUBLE"] if args.double else []
+    includes = ["-I" + d for d in args.include]
     user_defines = defines + ["-D" + d for d in args.define]
     name = os.path.basename(args.input)
     ref_exe = args.tmp + ".ref"
     cu = args.tmp + ".cu"
     gpu_exe = args.tmp + ".emu"
-    build_reference(args.cc, args.input, ref_exe, user_defines,
+    build_reference(args.cc, args.input, ref_exe, user_defines + includes,
                     shlex.split(args.cflags))
-    generate(args.an5dc, args.input, cu, shlex.split(args.flags), user_defines)
-    build_emulation(args.emucc, cu, gpu_exe, args.input, defines, args.tsan,
-                    options=shlex.split(args.emuflags))
+    generate(args.an5dc, args.input, cu, shlex.split(args.flags),
+             user_defines + includes)
+    build_emulation(args.emucc, cu, gpu_exe, args.input, defines + includes,
+                    args.tsan, options=shlex.split(args.emuflags))
 
     env = dict(os.environ)
     if args.tsan:

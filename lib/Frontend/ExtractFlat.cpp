@@ -1,0 +1,276 @@
+//===- ExtractFlat.cpp - Flat pointers indexed with affine arithmetic ------===//
+//
+// A pointer swap's planes may be flat pointers, 'double *out', indexed
+// 'out[i * m + j]' (2D) or 'out[(i * m + j) * p + k]' (3D). The index is a
+// polynomial in the iterators and parameters; when it is exactly
+// '(i + a) * m + (j + b)' (in 3D '((i + a) * m + j + b) * p + k + c') it
+// splits back into one offset per dimension, and the pointer reads as an
+// array [rows][m] ([rows][m][p]) whose row count the accesses decide.
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+#include <algorithm>
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+
+namespace {
+
+/// A product of symbols (sorted, with repetition) -> its integer factor.
+using Monomial = std::vector<std::string>;
+using Polynomial = std::map<Monomial, int64_t>;
+
+bool small(int64_t V) { return V > -(int64_t(1) << 31) && V < (int64_t(1) << 31); }
+
+void addTo(Polynomial &P, const Monomial &M, int64_t C) {
+  int64_t &X = P[M];
+  X += C;
+  if (X == 0)
+    P.erase(M);
+}
+
+/// M without the symbols of Part (each once per occurrence), or nullopt
+/// when Part is not a sub-multiset of M.
+std::optional<Monomial> without(const Monomial &M, const Monomial &Part) {
+  Monomial Rest = M;
+  for (const std::string &X : Part) {
+    auto It = std::find(Rest.begin(), Rest.end(), X);
+    if (It == Rest.end())
+      return std::nullopt;
+    Rest.erase(It);
+  }
+  return Rest;
+}
+
+} // namespace
+
+bool Extractor::isFlatPointer(const clang::VarDecl *V) {
+  const auto *Ptr = V->getType()->getAs<clang::PointerType>();
+  if (!Ptr || Ctx.getAsArrayType(Ptr->getPointeeType()))
+    return false;
+  ScalarType T = scalarTypeOf(Ptr->getPointeeType());
+  return T == ScalarType::Float || T == ScalarType::Double;
+}
+
+/// The index as a polynomial over the iterators and parameters; nullopt
+/// (reported) for anything but + - * on integers.
+static std::optional<Polynomial>
+toPolynomial(const clang::Expr *E,
+             const std::function<std::optional<std::string>(
+                 const clang::DeclRefExpr *)> &Symbol,
+             const std::function<std::optional<int64_t>(const clang::Expr *)>
+                 &Constant,
+             std::string &Why, const clang::Expr *&Where) {
+  E = E->IgnoreParens();
+  if (std::optional<int64_t> C = Constant(E)) {
+    Polynomial P;
+    addTo(P, {}, *C);
+    return P;
+  }
+  auto fail = [&](const std::string &W) -> std::optional<Polynomial> {
+    Why = W;
+    Where = E;
+    return std::nullopt;
+  };
+  if (const auto *Cast = dyn_cast<clang::CastExpr>(E)) {
+    if (Cast->getType()->isIntegerType() &&
+        Cast->getSubExpr()->getType()->isIntegerType())
+      return toPolynomial(Cast->getSubExpr(), Symbol, Constant, Why, Where);
+    return fail("it converts a non-integer value");
+  }
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
+    std::optional<std::string> Name = Symbol(Ref);
+    if (!Name)
+      return fail("'" + Ref->getNameInfo().getAsString() +
+                  "' is not an integer variable");
+    Polynomial P;
+    addTo(P, {*Name}, 1);
+    return P;
+  }
+  if (const auto *U = dyn_cast<clang::UnaryOperator>(E)) {
+    if (U->getOpcode() != clang::UO_Minus && U->getOpcode() != clang::UO_Plus)
+      return fail("it uses operator '" +
+                  clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
+                  "'");
+    std::optional<Polynomial> P =
+        toPolynomial(U->getSubExpr(), Symbol, Constant, Why, Where);
+    if (P && U->getOpcode() == clang::UO_Minus)
+      for (auto &[M, C] : *P)
+        C = -C;
+    return P;
+  }
+  const auto *B = dyn_cast<clang::BinaryOperator>(E);
+  if (!B || (B->getOpcode() != clang::BO_Add && B->getOpcode() != clang::BO_Sub &&
+             B->getOpcode() != clang::BO_Mul))
+    return fail(B ? "it uses operator '" + B->getOpcodeStr().str() + "'"
+                  : std::string("it is not integer arithmetic"));
+  std::optional<Polynomial> L =
+      toPolynomial(B->getLHS(), Symbol, Constant, Why, Where);
+  if (!L)
+    return std::nullopt;
+  std::optional<Polynomial> R =
+      toPolynomial(B->getRHS(), Symbol, Constant, Why, Where);
+  if (!R)
+    return std::nullopt;
+  Polynomial P;
+  if (B->getOpcode() != clang::BO_Mul) {
+    P = *L;
+    for (const auto &[M, C] : *R)
+      addTo(P, M, B->getOpcode() == clang::BO_Add ? C : -C);
+  } else {
+    for (const auto &[ML, CL] : *L)
+      for (const auto &[MR, CR] : *R) {
+        if (!small(CL) || !small(CR))
+          return fail("its constants exceed 32 bits");
+        Monomial M = ML;
+        M.insert(M.end(), MR.begin(), MR.end());
+        std::sort(M.begin(), M.end());
+        if (M.size() > 4)
+          return fail("it multiplies more than four variables");
+        addTo(P, M, CL * CR);
+      }
+  }
+  for (const auto &[M, C] : P)
+    if (!small(C))
+      return fail("its constants exceed 32 bits");
+  return P;
+}
+
+bool Extractor::splitFlatIndex(const clang::VarDecl *V,
+                               const clang::Expr *Index,
+                               std::vector<AffineExpr> &Space,
+                               std::vector<AffineExpr> &Extents) {
+  const size_t N = S.Space.size();
+  std::string Form = "'(" + S.Space[0].Iter + " + a) * m + " +
+                     S.Space[1].Iter + " + b'";
+  if (N == 3)
+    Form = "'((" + S.Space[0].Iter + " + a) * m + " + S.Space[1].Iter +
+           " + b) * p + " + S.Space[2].Iter + " + c'";
+  const std::string Name = V->getName().str();
+  const std::string Elem =
+      V->getType()->getPointeeType().getUnqualifiedType().getAsString();
+  auto refuse = [&](clang::SourceRange R, const std::string &Why) {
+    D.error(Reject::NonAffine, R,
+            "the index of the flat pointer '" + Name + "' " + Why +
+                "; an5dc splits an index of the form " + Form +
+                " with constants a, b" + (N == 3 ? ", c" : "") +
+                " and row lengths that are a parameter times a constant, or "
+                "a constant (or declare '" + Name +
+                "' as a pointer to rows, '" + Elem + " (*" + Name + ")[m]')");
+    return false;
+  };
+  auto Symbol = [&](const clang::DeclRefExpr *Ref) -> std::optional<std::string> {
+    const auto *Var = dyn_cast<clang::VarDecl>(Ref->getDecl());
+    if (!Var || !Var->getType()->isIntegerType())
+      return std::nullopt;
+    auto It = Iterators.find(Var);
+    if (It != Iterators.end())
+      return It->second;
+    std::string P = Var->getName().str();
+    auto [Known, Inserted] = NamedVars.emplace(P, Var);
+    if (!Inserted && Known->second != Var)
+      return std::nullopt;
+    return P;
+  };
+  auto Constant = [&](const clang::Expr *E) { return constantValue(E); };
+  std::string Why;
+  const clang::Expr *Where = Index;
+  std::optional<Polynomial> P =
+      toPolynomial(Index, Symbol, Constant, Why, Where);
+  if (!P)
+    return refuse(Where->getSourceRange(), "is not integer arithmetic: " + Why);
+
+  // Stride[d]: the factor of iterator d's term (a constant times a product
+  // of parameters); the last iterator's must be 1.
+  std::vector<std::pair<Monomial, int64_t>> Stride(N);
+  std::vector<bool> Seen(N, false);
+  Polynomial Rest;
+  for (const auto &[M, C] : *P) {
+    int Found = -1;
+    for (size_t D = 0; D < N; ++D)
+      if (std::count(M.begin(), M.end(), S.Space[D].Iter)) {
+        if (Found >= 0 || std::count(M.begin(), M.end(), S.Space[D].Iter) > 1)
+          return refuse(Index->getSourceRange(),
+                        "multiplies iterators together");
+        Found = static_cast<int>(D);
+      }
+    if (std::count(M.begin(), M.end(), S.Time.Iter))
+      return refuse(Index->getSourceRange(),
+                    "uses the time iterator '" + S.Time.Iter + "'");
+    if (Found < 0) {
+      Rest[M] = C;
+      continue;
+    }
+    Monomial Factor = *without(M, {S.Space[Found].Iter});
+    Stride[Found] = {Factor, C};
+    Seen[Found] = true;
+  }
+  for (size_t D = 0; D < N; ++D)
+    if (!Seen[D])
+      return refuse(Index->getSourceRange(),
+                    "does not use '" + S.Space[D].Iter + "'");
+  if (!Stride[N - 1].first.empty() || Stride[N - 1].second != 1)
+    return refuse(Index->getSourceRange(),
+                  "must add '" + S.Space[N - 1].Iter +
+                      "' itself, the innermost loop's iterator");
+  // Extent d (d >= 1) is Stride[d - 1] / Stride[d]: a constant, or one
+  // parameter times a constant.
+  Extents.assign(N, AffineExpr::constant(0));
+  for (size_t D = 1; D < N; ++D) {
+    std::optional<Monomial> Q = without(Stride[D - 1].first, Stride[D].first);
+    int64_t Div = Stride[D].second;
+    if (!Q || Q->size() > 1 || Div <= 0 || Stride[D - 1].second % Div != 0 ||
+        Stride[D - 1].second / Div <= 0)
+      return refuse(Index->getSourceRange(),
+                    "multiplies '" + S.Space[D - 1].Iter +
+                        "' by a factor that is not a positive multiple of the "
+                        "one of '" + S.Space[D].Iter + "'");
+    int64_t K = Stride[D - 1].second / Div;
+    Extents[D] = Q->empty() ? AffineExpr::constant(K)
+                            : AffineExpr::symbol((*Q)[0]).scaled(K);
+  }
+  // The terms without iterators: a multiple of each stride. Strides that
+  // hold parameters take their own terms; the plain constant goes to the
+  // constant strides, outermost first, leaving each inner offset as small
+  // as it can be (one element address, several splits: the nearest cell).
+  std::vector<int64_t> Off(N, 0);
+  for (size_t D = 0; D < N; ++D) {
+    if (Stride[D].first.empty())
+      continue;
+    auto It = Rest.find(Stride[D].first);
+    if (It == Rest.end())
+      continue;
+    if (It->second % Stride[D].second != 0)
+      return refuse(Index->getSourceRange(),
+                    "adds a term that is not a whole number of rows");
+    Off[D] = It->second / Stride[D].second;
+    Rest.erase(It);
+  }
+  int64_t C = 0;
+  if (auto It = Rest.find(Monomial()); It != Rest.end()) {
+    C = It->second;
+    Rest.erase(It);
+  }
+  if (!Rest.empty())
+    return refuse(Index->getSourceRange(),
+                  "adds a term in '" + Rest.begin()->first[0] +
+                      "' that is not a whole number of rows");
+  for (size_t D = 0; D + 1 < N; ++D) {
+    if (!Stride[D].first.empty())
+      continue;
+    int64_t St = Stride[D].second;
+    int64_t Q = (C >= 0 ? C + St / 2 : C - St / 2) / St;
+    Off[D] += Q;
+    C -= Q * St;
+  }
+  Off[N - 1] += C;
+  for (size_t D = 0; D < N; ++D) {
+    for (const std::string &X : Stride[D].first)
+      addParam(X);
+    Space.push_back(AffineExpr::symbol(S.Space[D].Iter) +
+                    AffineExpr::constant(Off[D]));
+  }
+  return true;
+}
