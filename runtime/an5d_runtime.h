@@ -32,9 +32,9 @@
 // --- Sizes ------------------------------------------------------------------
 
 // Kernels index a dimension with int and the grid's y and z dimensions hold
-// at most 65,535 blocks; larger values are refused before any work.
+// at most AN5D_MAX_GRID_YZ blocks (the target's, from the generated file);
+// larger values are refused before any work.
 #define AN5D_MAX_EXTENT 2147483647L
-#define AN5D_MAX_GRID_YZ 65535L
 
 // Stops the program with a message naming the size that cannot run. Called
 // before anything is allocated or copied, so the user's arrays are untouched.
