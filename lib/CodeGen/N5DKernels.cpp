@@ -421,8 +421,9 @@ void Emitter::kernelSetup(const KernelPlan &K) {
          " * L rows behind it.");
   W.line("const int row_first = " + First[0] + " + " + SB +
          " * AN5D_STREAM_BLOCK;");
-  W.line("const int row_last = row_first + AN5D_STREAM_BLOCK - 1 < " +
-         Last[0] + " ? row_first + AN5D_STREAM_BLOCK - 1 : " + Last[0] + ";");
+  // A distance from row_first: row_first + hSN - 1 may pass INT_MAX.
+  W.line("const int row_last = row_first + min(" + Last[0] +
+         " - row_first, AN5D_STREAM_BLOCK - 1);");
   W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
   if (P.Kernel == KernelKind::Assoc) {
     W.line("// acc_L_S: partial sum of level L for the row in slot S (the "

@@ -452,8 +452,9 @@ void Emitter::vecKernel(const KernelPlan &K) {
          str(P.Hi[0]) + " has landed.");
   W.line("const int row_first = " + First[0] +
          " + (block_z0 + (int)blockIdx.z) * AN5D_STREAM_BLOCK;");
-  W.line("const int row_last = min(row_first + AN5D_STREAM_BLOCK - 1, " +
-         Last[0] + ");");
+  // A distance from row_first: row_first + hSN - 1 may pass INT_MAX.
+  W.line("const int row_last = row_first + min(" + Last[0] +
+         " - row_first, AN5D_STREAM_BLOCK - 1);");
   W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row whose copy is awaited next");
