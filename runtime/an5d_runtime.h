@@ -31,13 +31,14 @@
 
 // --- Sizes ------------------------------------------------------------------
 
-// Kernels index a dimension with int and the grid's y and z dimensions hold
-// at most 65,535 blocks; larger values are refused before any work.
+// Kernels index a dimension with int: larger extents are refused before
+// any work. AN5D_MAX_GRID_X and AN5D_MAX_GRID_YZ, the target's most blocks
+// along a launch's x and along its y and z, come from the generated file
+// (an5dc's Target).
 #define AN5D_MAX_EXTENT 2147483647L
-#define AN5D_MAX_GRID_YZ 65535L
 
 // Stops the program with a message naming the size that cannot run. Called
-// before anything is allocated or copied, so the user's arrays are untouched.
+// before any result is copied back, so the user's arrays are untouched.
 inline void an5d_size_error(const char *what, long value, long limit) {
   fprintf(stderr,
           "an5d: %s is %ld, more than the %ld the generated kernels can "
@@ -46,11 +47,29 @@ inline void an5d_size_error(const char *what, long value, long limit) {
   exit(1);
 }
 
-// The blocks along a launch's y or z dimension: count, checked.
-inline unsigned an5d_grid_yz(long count, const char *what) {
-  if (count > AN5D_MAX_GRID_YZ)
-    an5d_size_error(what, count, AN5D_MAX_GRID_YZ);
-  return (unsigned)count;
+// Launches a grid of x * y * z blocks as launch(blocks, y0, z0), in parts of
+// at most AN5D_MAX_GRID_YZ blocks along y and z (CUDA refuses a launch with
+// more): `blocks` is a part's grid, y0 and z0 the whole grid's indices of its
+// first block along y and z, which the kernel adds to blockIdx.y and z.
+// Launches nothing when a count is 0; x past AN5D_MAX_GRID_X (`what`) stops
+// the program. Returns the number of parts.
+template <typename Launch>
+long an5d_launch_parts(long x, long y, long z, const char *what,
+                       Launch launch) {
+  if (x <= 0 || y <= 0 || z <= 0)
+    return 0;
+  if (x > AN5D_MAX_GRID_X)
+    an5d_size_error(what, x, AN5D_MAX_GRID_X);
+  long parts = 0;
+  for (long z0 = 0; z0 < z; z0 += AN5D_MAX_GRID_YZ)
+    for (long y0 = 0; y0 < y; y0 += AN5D_MAX_GRID_YZ, ++parts)
+      launch(dim3((unsigned)x,
+                  (unsigned)(y - y0 < AN5D_MAX_GRID_YZ ? y - y0
+                                                       : AN5D_MAX_GRID_YZ),
+                  (unsigned)(z - z0 < AN5D_MAX_GRID_YZ ? z - z0
+                                                       : AN5D_MAX_GRID_YZ)),
+             (int)y0, (int)z0);
+  return parts;
 }
 
 // Blocks of `size` covering `count` items (count >= 0, size > 0).

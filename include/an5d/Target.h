@@ -38,6 +38,10 @@ struct Target {
   int64_t SharedPerBlock = 0;
   /// Dynamic shared memory per block without cudaFuncSetAttribute.
   int64_t DefaultSharedPerBlock = 0;
+  /// Most blocks along a launch's x, and along its y and z: the generated
+  /// host code launches larger grids in parts.
+  int64_t MaxGridX = 0;
+  int64_t MaxGridYZ = 0;
 
   /// "sm_90": what -arch= names.
   std::string arch() const;

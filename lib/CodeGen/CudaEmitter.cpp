@@ -260,6 +260,15 @@ void Emitter::preludeCommon() {
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
+  W.line("// The target's most blocks along a launch's x, and along its y and "
+         "z; a test may set");
+  W.line("// AN5D_MAX_GRID_YZ lower (the CPU emulation then refuses more, as "
+         "CUDA refuses more than " + str(P.Gpu.MaxGridYZ) + ").");
+  W.raw("#define AN5D_MAX_GRID_X " + str(P.Gpu.MaxGridX) + "L");
+  W.raw("#ifndef AN5D_MAX_GRID_YZ");
+  W.raw("#define AN5D_MAX_GRID_YZ " + str(P.Gpu.MaxGridYZ) + "L");
+  W.raw("#endif");
+  W.line("");
   // The user's -D macros must not rename the generated code's identifiers
   // (a macro `w` met the runtime's parameter `w`, `steps` a kernel's): they
   // are set aside from here to the user's program (run()). The includes

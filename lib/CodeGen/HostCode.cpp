@@ -45,8 +45,7 @@ void Emitter::launchFunction() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     W.line("const long cols_" + It[Dm] + " = (long)" + Last[Dm] + " - " +
            First[Dm] + " + 1;");
-  W.line("const unsigned stream_blocks = an5d_grid_yz(an5d_blocks(rows, "
-         "AN5D_STREAM_BLOCK), \"the stream blocks (rows / hSN)\");");
+  W.line("const long stream_blocks = an5d_blocks(rows, AN5D_STREAM_BLOCK);");
   W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
                 : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
   W.line("an5d_tiles tiles;");
@@ -94,29 +93,35 @@ void Emitter::launchFunction() {
   }
   W.line("const long interior = " + Interior + ";");
   W.line("const long edge = " + All + " - interior;");
-  if (N == 3)
-    W.line("an5d_grid_yz(tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
-           ", \"the interior tiles along " + It[1] + "\");");
   W.line("an5d_edge_begin(streams, edge);");
+  // The interior tiles' grid: x along the innermost dimension, then the
+  // other dimension's tiles (3D) and the stream blocks.
+  const std::string &Inner = It[N - 1];
   std::string InteriorBlocks =
-      N == 2 ? "tiles.hi_" + It[1] + " - tiles.lo_" + It[1]
-             : "tiles.hi_" + It[2] + " - tiles.lo_" + It[2] + ", tiles.hi_" +
-                   It[1] + " - tiles.lo_" + It[1];
-  std::string Args = ", grid, in_plane, bnd_plane, tiles" + gridArgs() +
+      "tiles.hi_" + Inner + " - tiles.lo_" + Inner + ", " +
+      (N == 2 ? std::string("stream_blocks, 1")
+              : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
+                    ", stream_blocks");
+  std::string Args = ", grid, in_plane, bnd_plane, tiles, block_y0" +
+                     std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
                      scalarArgs() + ");";
+  std::string EdgeArgs = ", grid, in_plane, bnd_plane, tiles, block_y0" +
+                         gridArgs() + scalarArgs() + ");";
+  W.line("// A grid of more than AN5D_MAX_GRID_YZ blocks along y or z runs in "
+         "parts (an5d_launch_parts):");
+  W.line("// the kernels add block_y0 and block_z0 to blockIdx.y and z.");
   eachDegree([&](const KernelPlan &K) {
-    W.line("if (edge > 0)");
-    W.indent();
-    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, true) +
-           ", dim3(edge, stream_blocks), block, AN5D_SM_BYTES, streams->edge" +
-           Args);
-    W.dedent();
-    W.line("if (interior > 0)");
-    W.indent();
-    W.line("AN5D_LAUNCH(" + kernelName(K.Degree, false) + ", dim3(" +
-           InteriorBlocks + ", stream_blocks), block, AN5D_SM_BYTES, 0" +
-           Args);
-    W.dedent();
+    W.line("an5d_launch_parts(edge, stream_blocks, 1, \"the edge tiles\", "
+           "[&](dim3 blocks, int block_y0, int) {");
+    W.line("  AN5D_LAUNCH(" + kernelName(K.Degree, true) +
+           ", blocks, block, AN5D_SM_BYTES, streams->edge" + EdgeArgs);
+    W.line("});");
+    W.line("an5d_launch_parts(" + InteriorBlocks + ", \"the interior tiles "
+           "along " + Inner + "\", [&](dim3 blocks, int block_y0, int" +
+           (N == 3 ? " block_z0" : "") + ") {");
+    W.line("  AN5D_LAUNCH(" + kernelName(K.Degree, false) +
+           ", blocks, block, AN5D_SM_BYTES, 0" + Args);
+    W.line("});");
   });
   W.line("an5d_edge_end(streams, edge);");
   W.close();
@@ -408,14 +413,21 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
   W.line("const int k_start = " + First[2] + " - " + First[2] +
          " % AN5D_VEC;");
   std::string TileJ = vecTileMacro(K, "J"), TileK = vecTileMacro(K, "K");
-  W.line("const dim3 blocks((" + Last[2] + " + 1 - k_start + " + TileK +
-         " - 1) / " + TileK + ", (" + Last[1] + " - " + First[1] + " + " +
-         TileJ + ") / " + TileJ + ", (" + Last[0] + " - " + First[0] +
-         " + AN5D_STREAM_BLOCK) / AN5D_STREAM_BLOCK);");
-  W.line("AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, dim3(AN5D_BLOCK_X, "
-         "AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
-         (D > 1 ? "other, " : "") + "aligned" + gridArgs() + scalarArgs() +
-         ");");
+  W.line("// Tiles along " + It[2] + " and " + It[1] + ", then stream blocks; "
+         "more than AN5D_MAX_GRID_YZ along " + It[1]);
+  W.line("// or " + It[0] + " run in parts (an5d_launch_parts), the kernel "
+         "adding block_y0 and block_z0 to blockIdx.y and z.");
+  W.line("an5d_launch_parts(an5d_blocks((long)" + Last[2] +
+         " + 1 - k_start, " + TileK + "), an5d_blocks((long)" + Last[1] +
+         " - " + First[1] + " + 1, " + TileJ + "),");
+  W.line("    an5d_blocks((long)" + Last[0] + " - " + First[0] +
+         " + 1, AN5D_STREAM_BLOCK), \"the tiles along " + It[2] +
+         "\", [&](dim3 blocks, int block_y0, int block_z0) {");
+  W.line("      AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, "
+         "dim3(AN5D_BLOCK_X, AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
+         (D > 1 ? "other, " : "") + "aligned, block_y0, block_z0" +
+         gridArgs() + scalarArgs() + ");");
+  W.line("    });");
   W.line("AN5D_CHECK(cudaGetLastError());");
   W.close();
   W.line("");

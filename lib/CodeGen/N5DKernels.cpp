@@ -412,16 +412,18 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   W.raw("#endif");
   if (P.haloRows())
     haloSetup();
-  std::string SB = N == 2 || EdgeTiles ? "blockIdx.y" : "blockIdx.z";
+  std::string SB = N == 2 || EdgeTiles ? "(block_y0 + (int)blockIdx.y)"
+                                       : "(block_z0 + (int)blockIdx.z)";
   W.line("// Rows: the block writes rows row_first .. row_last of " + It[0] +
          "; level 0 streams from");
   W.line("// row_first - " + str(D * P.Lo[0]) + " to row_last + " +
          str(D * P.Hi[0]) + ", level L lags " + str(P.Hi[0]) +
          " * L rows behind it.");
-  W.line("const int row_first = " + First[0] + " + (int)" + SB +
+  W.line("const int row_first = " + First[0] + " + " + SB +
          " * AN5D_STREAM_BLOCK;");
-  W.line("const int row_last = row_first + AN5D_STREAM_BLOCK - 1 < " +
-         Last[0] + " ? row_first + AN5D_STREAM_BLOCK - 1 : " + Last[0] + ";");
+  // A distance from row_first: row_first + hSN - 1 may pass INT_MAX.
+  W.line("const int row_last = row_first + min(" + Last[0] +
+         " - row_first, AN5D_STREAM_BLOCK - 1);");
   W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
   if (P.Kernel == KernelKind::Assoc) {
     W.line("// acc_L_S: partial sum of level L for the row in slot S (the "
@@ -653,8 +655,12 @@ void Emitter::kernelOf(const KernelPlan &K) {
     W.line("// whose streamed rows leave the interior test rows only (uniform "
            "per block).");
   }
+  W.line("// block_y0" + std::string(N == 3 && !EdgeTiles ? ", block_z0" : "") +
+         ": the launch part's first block along y" +
+         (N == 3 && !EdgeTiles ? " and z" : "") + " (an5d_launch_parts).");
   W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
-         "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles" +
+         "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles, "
+         "int block_y0" + (N == 3 && !EdgeTiles ? ", int block_z0" : "") +
          gridParams() + scalarParams() + ")");
   W.open("");
   beginKernel(kernelName(D, EdgeTiles));
@@ -685,7 +691,8 @@ void Emitter::tileOfBlock() {
            "tile.");
     for (unsigned Dm = 1; Dm < N; ++Dm)
       W.line("const int block_" + It[Dm] + " = tiles.lo_" + It[Dm] +
-             " + (int)" + (Dm + 1 == N ? "blockIdx.x" : "blockIdx.y") + ";");
+             (Dm + 1 == N ? " + (int)blockIdx.x;"
+                          : " + block_y0 + (int)blockIdx.y;"));
     return;
   }
   const std::string &J = It[1];

@@ -51,15 +51,21 @@ void Emitter::naiveKernel() {
          std::string(N == 2 ? It[0] + ", " + It[1]
                             : It[0] + ", " + It[1] + ", " + It[2]) +
          ") from plane `in` into plane `out`.");
+  W.line("// block_y0, block_z0: the launch part's first block along y and z "
+         "(an5d_launch_parts).");
   W.line("__global__ void " + launchBounds() + " an5d_kernel_naive(const " +
-         Elem + " *__restrict__ in, " + Elem + " *__restrict__ out" +
+         Elem + " *__restrict__ in, " + Elem + " *__restrict__ out, int "
+         "block_y0" + (N == 3 ? ", int block_z0" : "") +
          gridParams() + scalarParams() + ")");
   W.open("");
   beginKernel("an5d_kernel_naive");
   std::string Outside;
   for (unsigned D = 0; D < N; ++D) {
     std::string A = Axis[N - 1 - D];
-    W.line("const int " + It[D] + " = " + First[D] + " + (int)(blockIdx." + A +
+    std::string Block = "blockIdx." + A;
+    if (D + 1 < N) // y and z: the part's blocks start at block_y0, block_z0
+      Block = "(block_" + A + "0 + " + Block + ")";
+    W.line("const int " + It[D] + " = " + First[D] + " + (int)(" + Block +
            " * blockDim." + A + " + threadIdx." + A + ");");
     Outside += std::string(D ? " || " : "") + It[D] + " > " + Last[D];
   }
@@ -100,16 +106,25 @@ void Emitter::naiveLaunchFunction() {
   std::string Block, Blocks;
   for (unsigned D = 0; D < N; ++D) {
     unsigned Dm = N - 1 - D;
-    std::string Count = Last[Dm] + " - " + First[Dm] + " + 1";
     Block += std::string(D ? ", " : "") + "AN5D_BLOCK_" + Axis[D];
-    Blocks += std::string(D ? ", " : "") + "(" + Count + " + AN5D_BLOCK_" +
-              Axis[D] + " - 1) / AN5D_BLOCK_" + Axis[D];
+    Blocks += "an5d_blocks((long)" + Last[Dm] + " - " + First[Dm] +
+              " + 1, AN5D_BLOCK_" + Axis[D] + "), ";
   }
+  if (N == 2)
+    Blocks += "1, ";
   W.line("const dim3 block(" + Block + ");");
-  W.line("const dim3 blocks(" + Blocks + ");");
-  W.line("AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, 0, grid + in_plane * "
-         "plane, grid + (in_plane ^ 1) * plane" +
-         gridArgs() + scalarArgs() + ");");
+  W.line("// More than AN5D_MAX_GRID_YZ blocks along y or z run in parts "
+         "(an5d_launch_parts), the");
+  W.line("// kernel adding block_y0 and block_z0 to blockIdx.y and z.");
+  W.line("an5d_launch_parts(" + Blocks + "\"the blocks along " + It[N - 1] +
+         "\",");
+  W.line("    [&](dim3 blocks, int block_y0, int" +
+         std::string(N == 3 ? " block_z0" : "") + ") {");
+  W.line("      AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, 0, grid + "
+         "in_plane * plane, grid + (in_plane ^ 1) * plane, block_y0" +
+         std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
+         scalarArgs() + ");");
+  W.line("    });");
   W.line("AN5D_CHECK(cudaGetLastError());");
   W.close();
   W.line("");

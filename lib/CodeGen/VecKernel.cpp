@@ -381,11 +381,14 @@ void Emitter::vecKernel(const KernelPlan &K) {
     W.line("// interior keep, at odd levels, their value in `other` and at "
            "even ones their value in `in`.");
   }
+  W.line("// block_y0, block_z0: the launch part's first block along y and z "
+         "(an5d_launch_parts).");
   W.line("__global__ void " + launchBounds() + " " + vecKernelName(D) +
          "(const " + Elem + " *__restrict__ in, " + Elem +
          " *__restrict__ out, " +
          (D > 1 ? "const " + Elem + " *__restrict__ other, " : "") +
-         "int aligned" + gridParams() + scalarParams() + ")");
+         "int aligned, int block_y0, int block_z0" + gridParams() +
+         scalarParams() + ")");
   W.open("");
   beginKernel(vecKernelName(D));
   W.line("AN5D_DYNAMIC_SHARED(" + V + ", smem);");
@@ -395,7 +398,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
   W.line("// The block loads " + It[1] + " from j_load and " + It[2] +
          " from k_load (a multiple of AN5D_VEC).");
   int64_t RowHaloLo = D * P.Lo[1];
-  W.line("const int j_load = " + First[1] + " + (int)blockIdx.y * " + TileJ +
+  W.line("const int j_load = " + First[1] + " + (block_y0 + (int)blockIdx.y) * " + TileJ +
          (RowHaloLo ? " - " + str(RowHaloLo) : std::string()) + ";");
   int64_t HaloLo = D * P.vector().HaloLo;
   W.line("const int k_load = " + First[2] + " - " + First[2] +
@@ -412,7 +415,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
          " >= " + First[2] + " && " + It[2] + " + AN5D_VEC - 1 <= " +
          Last[2] + ";");
   if (D > 1) {
-    W.line("const int j_tile = " + First[1] + " + (int)blockIdx.y * " +
+    W.line("const int j_tile = " + First[1] + " + (block_y0 + (int)blockIdx.y) * " +
            TileJ + "; // the first row the block stores");
     W.line("// All of the thread's cells are interior along " + It[1] +
            " and " + It[2] + ": no cell keeps a boundary value.");
@@ -448,9 +451,10 @@ void Emitter::vecKernel(const KernelPlan &K) {
          It[0] + " is computed when row " + It[0] + " + L * " +
          str(P.Hi[0]) + " has landed.");
   W.line("const int row_first = " + First[0] +
-         " + (int)blockIdx.z * AN5D_STREAM_BLOCK;");
-  W.line("const int row_last = min(row_first + AN5D_STREAM_BLOCK - 1, " +
-         Last[0] + ");");
+         " + (block_z0 + (int)blockIdx.z) * AN5D_STREAM_BLOCK;");
+  // A distance from row_first: row_first + hSN - 1 may pass INT_MAX.
+  W.line("const int row_last = row_first + min(" + Last[0] +
+         " - row_first, AN5D_STREAM_BLOCK - 1);");
   W.line("const int stream_last = " + plus("row_last", D * P.Hi[0]) + ";");
   W.line("int " + It[0] + " = " + plus("row_first", -D * P.Lo[0]) +
          "; // the row whose copy is awaited next");

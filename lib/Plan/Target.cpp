@@ -25,6 +25,8 @@ Target make(const char *Name, const char *Full, int64_t CC, int64_t SMs,
   T.SharedPerSM = SharedPerSM;
   T.SharedPerBlock = SharedPerBlock;
   T.DefaultSharedPerBlock = 48 * KiB;
+  T.MaxGridX = 2147483647;
+  T.MaxGridYZ = 65535;
   return T;
 }
 

@@ -256,8 +256,8 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
   p->maxThreadsDim[1] = 1024;
   p->maxThreadsDim[2] = 64;
   p->maxGridSize[0] = 2147483647;
-  p->maxGridSize[1] = 65535;
-  p->maxGridSize[2] = 65535;
+  p->maxGridSize[1] = static_cast<int>(an5d_emu::detail::kMaxGridYZ);
+  p->maxGridSize[2] = static_cast<int>(an5d_emu::detail::kMaxGridYZ);
   p->clockRate = 1000000;
   p->totalConstMem = 65536;
   p->major = 9;

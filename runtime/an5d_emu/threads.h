@@ -318,14 +318,24 @@ inline std::mutex& launch_mutex() {
   return *m;
 }
 
+// The most blocks along a launch's y and z. -DAN5D_MAX_GRID_YZ=<n> makes the
+// emulated device a smaller one, so that tests of code that splits large
+// grids over several launches need only small grids (an5dc's generated code
+// reads the same macro).
+#ifdef AN5D_MAX_GRID_YZ
+constexpr unsigned kMaxGridYZ = AN5D_MAX_GRID_YZ;
+#else
+constexpr unsigned kMaxGridYZ = 65535;
+#endif
+
 inline cudaError_t check_config(dim3 grid, dim3 block, size_t smem) {
   if (block.x == 0 || block.y == 0 || block.z == 0 || block.x > 1024 || block.y > 1024 ||
       block.z > 64)
     return cudaErrorInvalidConfiguration;
   if (static_cast<uint64_t>(block.x) * block.y * block.z > 1024)
     return cudaErrorInvalidConfiguration;
-  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 2147483647u || grid.y > 65535 ||
-      grid.z > 65535)
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 2147483647u ||
+      grid.y > kMaxGridYZ || grid.z > kMaxGridYZ)
     return cudaErrorInvalidConfiguration;
   if (smem > 227 * 1024) return cudaErrorInvalidValue;
   return cudaSuccess;

@@ -3,7 +3,7 @@
 // runtime/an5d_runtime.h against the CPU emulation's CUDA API: tile ranges
 // against their definition, the launch schedules' step counts and parity,
 // the read plane, the comparison of AN5D_VERIFY, the autotuner's cache and
-// choice, timing, and the size guards.
+// choice, timing, and the split of launches past the grid's limits.
 //
 //===----------------------------------------------------------------------===//
 #include <gtest/gtest.h>
@@ -14,6 +14,10 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+// What a generated file defines before the runtime (an5dc's Target).
+#define AN5D_MAX_GRID_X 2147483647L
+#define AN5D_MAX_GRID_YZ 65535L
 
 #include "an5d_emu.h"
 #include "an5d_runtime.h"
@@ -265,11 +269,47 @@ TEST(RuntimeTest, TimedRunRepeatsFromTheSamePlanes) {
   cudaFree(Grid);
 }
 
-TEST(RuntimeTest, SizesPastTheGridLimitsStopWithAMessage) {
-  EXPECT_EQ(an5d_grid_yz(65535, "rows"), 65535u);
-  EXPECT_EXIT(an5d_grid_yz(65536, "the stream blocks"),
+// One part of a split launch: its grid and first blocks along y and z.
+struct Part {
+  unsigned X, Y, Z;
+  int Y0, Z0;
+  bool operator==(const Part &O) const {
+    return X == O.X && Y == O.Y && Z == O.Z && Y0 == O.Y0 && Z0 == O.Z0;
+  }
+};
+
+std::vector<Part> launchParts(long X, long Y, long Z) {
+  std::vector<Part> Parts;
+  long Count = an5d_launch_parts(X, Y, Z, "x", [&](dim3 B, int Y0, int Z0) {
+    Parts.push_back({B.x, B.y, B.z, Y0, Z0});
+  });
+  EXPECT_EQ(Count, (long)Parts.size());
+  return Parts;
+}
+
+TEST(RuntimeTest, LaunchPartsCoverTheGridWithinTheLimits) {
+  const unsigned Max = 65535;
+  EXPECT_EQ(launchParts(7, 65535, 1), (std::vector<Part>{{7, Max, 1, 0, 0}}));
+  EXPECT_EQ(launchParts(7, 65536, 1),
+            (std::vector<Part>{{7, Max, 1, 0, 0}, {7, 1, 1, 65535, 0}}));
+  // z outside, y inside; every part within the limit, their blocks in all
+  // the grid's.
+  EXPECT_EQ(launchParts(1, 3, 140000),
+            (std::vector<Part>{{1, 3, Max, 0, 0},
+                               {1, 3, Max, 0, 65535},
+                               {1, 3, 140000 - 2 * Max, 0, 131070}}));
+  EXPECT_EQ(launchParts(2, 131071, 65536).size(), 6u);
+  EXPECT_TRUE(launchParts(0, 5, 5).empty());
+  EXPECT_TRUE(launchParts(5, 0, 5).empty());
+  EXPECT_TRUE(launchParts(5, 5, 0).empty());
+}
+
+TEST(RuntimeTest, LaunchPartsPastTheGridsXStopWithAMessage) {
+  EXPECT_EQ(launchParts(2147483647L, 1, 1).size(), 1u);
+  EXPECT_EXIT(an5d_launch_parts(2147483648L, 1, 1, "the edge tiles",
+                                [](dim3, int, int) {}),
               ::testing::ExitedWithCode(1),
-              "the stream blocks is 65536, more than the 65535");
+              "the edge tiles is 2147483648, more than the 2147483647");
 }
 
 } // namespace
