@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+// What a generated file defines before the runtime (an5dc's Target).
+#define AN5D_MAX_GRID_X 2147483647L
+#define AN5D_MAX_GRID_YZ 65535L
+
 #include "an5d_emu.h"
 #include "an5d_runtime.h"
 #include "an5d_runtime_ooc.h"
