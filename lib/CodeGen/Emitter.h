@@ -222,6 +222,7 @@ private:
   /// The run function's choice between the in-memory and the out-of-core
   /// path (runtime/an5d_runtime_ooc.h).
   void outOfCore();
+  void copyPlanes(const std::string &PlaneCells, bool ToDevice);
   void runFunction();
   void userProgram();
   void pointerSwapEpilogue(

@@ -51,6 +51,8 @@ private:
                    std::vector<const clang::ForStmt *> &Loops,
                    const clang::Stmt *&Body);
   const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
+  bool peelLoop(const clang::Stmt *&Cur,
+                std::vector<const clang::ForStmt *> &Loops, bool &Ok);
   bool parseLoop(const clang::ForStmt *F, Loop &L);
   bool parseIterator(const clang::ForStmt *F, const clang::VarDecl *&Var,
                      const clang::Expr *&Init);
