@@ -223,6 +223,7 @@ private:
   /// (runtime/an5d_runtime_slabs.h), the in-memory and the out-of-core path
   /// (runtime/an5d_runtime_ooc.h).
   void outOfCore();
+  void copyPlanes(const std::string &PlaneCells, bool ToDevice);
   void runFunction();
   void userProgram();
   void pointerSwapEpilogue(

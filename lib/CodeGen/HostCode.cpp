@@ -218,6 +218,27 @@ void Emitter::sharedMemoryOptIn() {
            ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
 }
 
+/// Both time planes between the host and `grid` (both planes, PlaneCells
+/// cells each, `bytes` in all): one copy of `host`, or one per user array
+/// when the planes are the user's two arrays (two arrays in turn, a pointer
+/// swap).
+void Emitter::copyPlanes(const std::string &PlaneCells, bool ToDevice) {
+  auto copy = [&](const std::string &Host, const std::string &Device,
+                  const std::string &Bytes) {
+    W.line("AN5D_CHECK(cudaMemcpy(" +
+           (ToDevice ? Device + ", " + Host : Host + ", " + Device) + ", " +
+           Bytes + ", " +
+           (ToDevice ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost") +
+           "));");
+  };
+  if (!S.planesAreArrays()) {
+    copy("host", "grid", "bytes");
+    return;
+  }
+  copy("host_0", "grid", "bytes / 2");
+  copy("host_1", "grid + " + PlaneCells, "bytes / 2");
+}
+
 void Emitter::runFunction() {
   // Two arrays in turn: plane 0 and plane 1 are two user arrays.
   const bool TwoArrays = S.planesAreArrays();
@@ -265,15 +286,7 @@ void Emitter::runFunction() {
     Cells += " * " + Ext[Dm];
   W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
   outOfCore();
-  if (TwoArrays) {
-    W.line("AN5D_CHECK(cudaMemcpy(grid, host_0, bytes / 2, "
-           "cudaMemcpyHostToDevice));");
-    W.line("AN5D_CHECK(cudaMemcpy(grid + " + Cells + ", host_1, bytes / 2, "
-           "cudaMemcpyHostToDevice));");
-  } else {
-    W.line("AN5D_CHECK(cudaMemcpy(grid, host, bytes, "
-           "cudaMemcpyHostToDevice));");
-  }
+  copyPlanes(Cells, /*ToDevice=*/true);
   std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
   if (Plans.size() > 1) {
     int64_t MaxBT = 1;
@@ -299,15 +312,7 @@ void Emitter::runFunction() {
   }
   W.line("an5d_timed_run(grid, bytes, steps, [&] { return " + Run + "; });");
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-  if (TwoArrays) {
-    W.line("AN5D_CHECK(cudaMemcpy(host_0, grid, bytes / 2, "
-           "cudaMemcpyDeviceToHost));");
-    W.line("AN5D_CHECK(cudaMemcpy(host_1, grid + " + Cells + ", bytes / 2, "
-           "cudaMemcpyDeviceToHost));");
-  } else {
-    W.line("AN5D_CHECK(cudaMemcpy(host, grid, bytes, "
-           "cudaMemcpyDeviceToHost));");
-  }
+  copyPlanes(Cells, /*ToDevice=*/false);
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
   W.line("");

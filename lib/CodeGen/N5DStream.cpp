@@ -122,29 +122,28 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   op(KernelOpKind::Comment).Note = "level " + str(Level) + " of row " + Row;
   op(KernelOpKind::Scope);
   std::string Buf = bufferName(K, Phase, Level);
+  const std::vector<int64_t> &SharedRows = P.scalar().SharedRows;
   std::vector<Operand> Shared;
-  for (size_t R = 0; R < P.scalar().SharedRows.size(); ++R)
+  for (size_t R = 0; R < SharedRows.size(); ++R)
     Shared.push_back(
-        bufferValue(Buf, R, Level - 1, RowOff + P.scalar().SharedRows[R]));
-  if (!P.scalar().SharedRows.empty()) {
+        bufferValue(Buf, R, Level - 1, RowOff + SharedRows[R]));
+  if (!SharedRows.empty()) {
     std::string Rows;
-    for (int64_t O : P.scalar().SharedRows)
+    for (int64_t O : SharedRows)
       Rows += (Rows.empty() ? "" : ", ") + plus(It[0], O - Level * P.Hi[0]);
     op(KernelOpKind::Comment).Note =
         "share level " + str(Level - 1) + " of row" +
-        (P.scalar().SharedRows.size() > 1 ? "s " : " ") + Rows +
+        (SharedRows.size() > 1 ? "s " : " ") + Rows +
         " with the other columns";
     eachCell([&] {
-      for (size_t R = 0; R < P.scalar().SharedRows.size(); ++R) {
+      for (size_t R = 0; R < SharedRows.size(); ++R) {
         std::string Idx = R == 0 ? colOf()
                                  : (R == 1 ? std::string("")
                                            : str(R) + " * ") +
                                        "AN5D_SM_PLANE + " + colOf();
-        assign(KernelOpKind::SharedStore, Buf + "[" + Idx + "]",
-               reg(Level - 1, slotOf(Phase, P.scalar().SharedRows[R])),
-               regValue(reg(Level - 1, slotOf(Phase, P.scalar().SharedRows[R])),
-                        Level - 1, RowOff + P.scalar().SharedRows[R]),
-               Shared[R]);
+        std::string Reg = reg(Level - 1, slotOf(Phase, SharedRows[R]));
+        assign(KernelOpKind::SharedStore, Buf + "[" + Idx + "]", Reg,
+               regValue(Reg, Level - 1, RowOff + SharedRows[R]), Shared[R]);
       }
     });
     if (Level == 1 && P.haloRows())
@@ -157,7 +156,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     C.Type = Elem;
     C.Dst = valueName();
     C.Src = "an5d_update";
-    C.Args = {P.scalar().SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
+    C.Args = {SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
     C.Reads = Shared;
     for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O) {
       C.Args.push_back(reg(Level - 1, slotOf(Phase, O)));

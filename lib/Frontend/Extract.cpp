@@ -202,20 +202,30 @@ bool Extractor::checkOneField(const std::vector<const clang::Stmt *> &Body) {
   return false;
 }
 
+/// Cur's single statement (singleStatement): when it is a loop, appends it
+/// to Loops, moves Cur to its body and returns true; otherwise leaves Cur
+/// at that statement and returns false, with Ok false when singleStatement
+/// refused the statement (and reported why).
+bool Extractor::peelLoop(const clang::Stmt *&Cur,
+                         std::vector<const clang::ForStmt *> &Loops,
+                         bool &Ok) {
+  Cur = singleStatement(Cur, Ok);
+  if (!Ok)
+    return false;
+  const auto *F = dyn_cast<clang::ForStmt>(Cur);
+  if (!F)
+    return false;
+  Loops.push_back(F);
+  Cur = F->getBody();
+  return true;
+}
+
 bool Extractor::collectNest(const clang::Stmt *Top,
                             std::vector<const clang::ForStmt *> &Loops,
                             const clang::Stmt *&Body) {
   const clang::Stmt *Cur = Top;
   bool Ok = true;
-  while (true) {
-    Cur = singleStatement(Cur, Ok);
-    if (!Ok)
-      return false;
-    const auto *F = dyn_cast<clang::ForStmt>(Cur);
-    if (!F)
-      break;
-    Loops.push_back(F);
-    Cur = F->getBody();
+  while (peelLoop(Cur, Loops, Ok)) {
     // A time loop around exactly two loop nests: two arrays in turn
     // (ExtractTurns.cpp); the first nest is read here, the second later.
     const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(Cur);
@@ -241,6 +251,8 @@ bool Extractor::collectNest(const clang::Stmt *Top,
       }
     }
   }
+  if (!Ok)
+    return false;
   if (Loops.empty()) {
     D.error(Reject::NotALoopNest, Top->getSourceRange(),
             "the scop region must hold a 'for' loop nest: a time loop around "

@@ -251,16 +251,10 @@ bool Extractor::parseSecondNest() {
   std::vector<const clang::ForStmt *> Loops;
   const clang::Stmt *Cur = SecondNest;
   bool Ok = true;
-  while (true) {
-    Cur = singleStatement(Cur, Ok);
-    if (!Ok)
-      return false;
-    const auto *F = dyn_cast<clang::ForStmt>(Cur);
-    if (!F)
-      break;
-    Loops.push_back(F);
-    Cur = F->getBody();
-  }
+  while (peelLoop(Cur, Loops, Ok))
+    ;
+  if (!Ok)
+    return false;
   if (Loops.size() != S.Space.size()) {
     D.error(Reject::TurnMismatch, SecondNest->getSourceRange(),
             "this loop nest has " + std::to_string(Loops.size()) +

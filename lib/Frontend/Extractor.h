@@ -52,6 +52,8 @@ private:
                    const clang::Stmt *&Body);
   const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
   bool checkOneField(const std::vector<const clang::Stmt *> &Body);
+  bool peelLoop(const clang::Stmt *&Cur,
+                std::vector<const clang::ForStmt *> &Loops, bool &Ok);
   bool parseLoop(const clang::ForStmt *F, Loop &L);
   bool parseIterator(const clang::ForStmt *F, const clang::VarDecl *&Var,
                      const clang::Expr *&Init);
