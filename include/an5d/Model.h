@@ -68,8 +68,9 @@ struct OpMix {
   int64_t flops() const {
     return 2 * FMA + MUL + ADD + DIV + DIVC + SQRT + OTHER;
   }
-  /// Issue slots of the floating-point work of one update for Elem.
-  double instructions(ElemType Elem) const;
+  /// Issue slots of the floating-point work of one update for Elem, with
+  /// nvcc's --use_fast_math where FastMath.
+  double instructions(ElemType Elem, bool FastMath = false) const;
   /// AN5D section 5's ALU efficiency: FLOPs over twice the operations.
   double aluEfficiency() const;
 };

@@ -152,11 +152,11 @@ std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
   return ConstantDivisor{*C, Rc, Text, "an5d_div_" + identifierPart(Text)};
 }
 
-void an5d::collectConstantDivisors(const Expr &E,
+void an5d::collectConstantDivisors(const StencilAnalysis &A, const Expr &E,
                                    std::vector<ConstantDivisor> &Out) {
   for (const Expr &Arg : E.Args)
-    collectConstantDivisors(Arg, Out);
-  std::optional<ConstantDivisor> D = constantDivisor(E);
+    collectConstantDivisors(A, Arg, Out);
+  std::optional<ConstantDivisor> D = helperDivisor(A, E);
   if (!D)
     return;
   for (const ConstantDivisor &Seen : Out)

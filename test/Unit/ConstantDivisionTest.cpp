@@ -76,10 +76,23 @@ TEST(ConstantDivision, HelpersCollectedOnceInOrder) {
   Expr Outer = division(literal("7.0f", ScalarType::Float));
   Outer.Args[0] = Sum;
   std::vector<ConstantDivisor> Found;
-  collectConstantDivisors(Outer, Found);
+  StencilAnalysis A;
+  collectConstantDivisors(A, Outer, Found);
   ASSERT_EQ(Found.size(), 2u);
   EXPECT_EQ(Found[0].Helper, "an5d_div_7");
   EXPECT_EQ(Found[1].Helper, "an5d_div_3");
+}
+
+TEST(ConstantDivision, NoHelpersUnderFastMath) {
+  // --fast-math divides approximately (nvcc --use_fast_math): a helper
+  // would only cost.
+  StencilAnalysis A;
+  A.FastMath = true;
+  Expr D = division(literal("7", ScalarType::Int));
+  EXPECT_FALSE(helperDivisor(A, D));
+  std::vector<ConstantDivisor> Found;
+  collectConstantDivisors(A, D, Found);
+  EXPECT_TRUE(Found.empty());
 }
 
 } // namespace
