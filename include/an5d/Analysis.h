@@ -77,23 +77,31 @@ struct StencilAnalysis {
   void dump(llvm::raw_ostream &OS) const;
 };
 
-/// A float division by a constant c that the generated code computes with
-/// a multiplication by RN(1 / c) and two FMAs, bit for bit the IEEE quotient
-/// (proved per c at generation time; docs/codegen.md, "Division by a
-/// constant"). The CUDA emitter prints such a division as
+/// A float or double division by a constant c that the generated code
+/// computes with a multiplication by RN(1 / c) and two FMAs, bit for bit the
+/// IEEE quotient (proved per c at generation time; docs/codegen.md,
+/// "Division by a constant"). The CUDA emitter prints such a division as
 /// Helper(dividend); the model counts it as a few FMA-pipe instructions.
 struct ConstantDivisor {
-  float Value = 0;
-  float Reciprocal = 0; // RN(1 / Value)
-  std::string Text;     // the divisor as comments print it: 118, -2.5
-  std::string Helper;   // the device function: an5d_div_118
-  /// The proof covers |RN(x * Reciprocal)| in [RangeLow, RangeHigh] and
+  ElemType Type = ElemType::Float; // the division's precision
+  double Value = 0;      // c, a value of Type
+  double Reciprocal = 0; // RN(1 / c) in Type
+  std::string Text;      // the divisor as comments print it: 118, -2.5
+  std::string Helper;    // the device function: an5d_div_118, an5d_ddiv_118
+  /// The proof covers |RN(x * Reciprocal)| in [rangeLow(), rangeHigh()] and
   /// zeros; the helper divides for other x.
   static constexpr float RangeLow = 0x1p-80f, RangeHigh = 0x1p80f;
+  static constexpr double DoubleRangeLow = 0x1p-800, DoubleRangeHigh = 0x1p800;
+  double rangeLow() const {
+    return Type == ElemType::Float ? RangeLow : DoubleRangeLow;
+  }
+  double rangeHigh() const {
+    return Type == ElemType::Float ? RangeHigh : DoubleRangeHigh;
+  }
 };
 
-/// The divisor of Division when it is a float '/' whose right operand is a
-/// constant the sequence is exact for; nullopt otherwise.
+/// The divisor of Division when it is a float or double '/' whose right
+/// operand is a constant the sequence is exact for; nullopt otherwise.
 std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
 /// Appends every divisor of E that has a helper (helperDivisor) not yet in
 /// Out, innermost first.
@@ -108,8 +116,9 @@ std::optional<double> literalAsDouble(const Expr &Literal);
 bool wideDoubleLiteral(double V);
 
 /// The divisor of Division whose exact helper the generated code calls:
-/// constantDivisor's, and none under --fast-math, where nvcc divides
-/// approximately anyway (the helper would only cost).
+/// constantDivisor's, and for float none under --fast-math, where nvcc
+/// divides approximately anyway (the helper would only cost); double
+/// divisions keep theirs (nvcc's fast math leaves double exact and slow).
 std::optional<ConstantDivisor> helperDivisor(const StencilAnalysis &A,
                                              const Expr &Division);
 

@@ -61,8 +61,9 @@ const DeviceSpec *findDevice(llvm::StringRef Name);
 /// sqrt are instruction sequences, counted in Instr.
 struct OpMix {
   int64_t FMA = 0, MUL = 0, ADD = 0, DIV = 0, SQRT = 0, OTHER = 0;
-  /// Float divisions by a constant the generated code computes without
-  /// dividing (constantDivisor): a product, two FMAs and a range test.
+  /// Float or double divisions by a constant the generated code computes
+  /// without dividing (constantDivisor): a product, two FMAs and a range
+  /// test.
   int64_t DIVC = 0;
   /// FLOPs of one update (FMA counts 2).
   int64_t flops() const {

@@ -549,9 +549,10 @@ std::optional<StencilAnalysis> an5d::analyzeStencil(const Stencil &S,
 
 std::optional<ConstantDivisor> an5d::helperDivisor(const StencilAnalysis &A,
                                                    const Expr &Division) {
-  if (A.FastMath)
+  std::optional<ConstantDivisor> D = constantDivisor(Division);
+  if (D && A.FastMath && D->Type == ElemType::Float)
     return std::nullopt;
-  return constantDivisor(Division);
+  return D;
 }
 
 void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
