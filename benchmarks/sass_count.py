@@ -112,7 +112,8 @@ def streaming_loop(insns, label_at):
 def hot_path(body, label_at):
     """The loop's instructions less the slow paths: the code a conditional
     forward branch jumps over when that code calls the IEEE division's or
-    sqrt's slow-path subroutine and stores nothing (ptxas may sink a level's
+    sqrt's slow-path subroutine (or, in an exact division helper's
+    fallback, the whole double division) and stores nothing (ptxas may sink a level's
     last update into its store's test), so every division and sqrt counts
     its fast path once; boundary loads, stores and exit tests as written."""
     index = {a: i for i, (a, t) in enumerate(body)}
@@ -125,7 +126,8 @@ def hot_path(body, label_at):
             continue
         span = range(i + 1, index[target])
         code = [re.sub(r"^@!?U?P\w+\s+", "", body[j][1]) for j in span]
-        if (any(re.match(r"CALL\b.*slowpath", t) for t in code) and
+        if (any(re.match(r"CALL\b.*(slowpath|div_rn_f64_full)", t)
+                for t in code) and
                 not any(re.match(r"(ST[GS]|BAR)\b", t) for t in code)):
             for j in span:
                 skipped[j] = True

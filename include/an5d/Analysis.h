@@ -12,6 +12,7 @@
 #include "an5d/Polyhedral.h"
 #include "an5d/Stencil.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -29,6 +30,8 @@ struct AssociativeForm {
     int64_t Plane = 0;      // streaming offset the term reads
     bool ReadsArray = true; // false: a constant term (added at plane 0)
     const Expr *E = nullptr;
+    /// A term built by distributing factors (--fast-math); E points into it.
+    std::shared_ptr<const Expr> Distributed;
   };
   std::vector<Term> Terms;
   /// "" when the sum is the result; otherwise "/" or "*" with Factor.
@@ -37,8 +40,19 @@ struct AssociativeForm {
   const Expr *Outer = nullptr; // the '/' or '*' node that applies Factor
 };
 
+/// How the analysis may treat the update's arithmetic.
+struct AnalysisOptions {
+  /// --fast-math: nvcc's --use_fast_math meaning (approximate division and
+  /// sqrt) and reassociation, so a read-free factor may be distributed over
+  /// a sum whose terms read several rows.
+  bool FastMath = false;
+};
+
 struct StencilAnalysis {
   unsigned Dims = 0;
+  /// Analysed under --fast-math (AnalysisOptions): every later stage reads
+  /// the math mode here (division helpers, build line, verify tolerance).
+  bool FastMath = false;
   /// Offset of each read (same order as Stencil::Reads), one entry per
   /// spatial dimension, streaming dimension first.
   std::vector<std::vector<int64_t>> ReadOffsets;
@@ -63,26 +77,36 @@ struct StencilAnalysis {
   void dump(llvm::raw_ostream &OS) const;
 };
 
-/// A float division by a constant c that the generated code computes with
-/// a multiplication by RN(1 / c) and two FMAs, bit for bit the IEEE quotient
-/// (proved per c at generation time; docs/codegen.md, "Division by a
-/// constant"). The CUDA emitter prints such a division as
+/// A float or double division by a constant c that the generated code
+/// computes with a multiplication by RN(1 / c) and two FMAs, bit for bit the
+/// IEEE quotient (proved per c at generation time; docs/codegen.md,
+/// "Division by a constant"). The CUDA emitter prints such a division as
 /// Helper(dividend); the model counts it as a few FMA-pipe instructions.
 struct ConstantDivisor {
-  float Value = 0;
-  float Reciprocal = 0; // RN(1 / Value)
-  std::string Text;     // the divisor as comments print it: 118, -2.5
-  std::string Helper;   // the device function: an5d_div_118
-  /// The proof covers |RN(x * Reciprocal)| in [RangeLow, RangeHigh] and
+  ElemType Type = ElemType::Float; // the division's precision
+  double Value = 0;      // c, a value of Type
+  double Reciprocal = 0; // RN(1 / c) in Type
+  std::string Text;      // the divisor as comments print it: 118, -2.5
+  std::string Helper;    // the device function: an5d_div_118, an5d_ddiv_118
+  /// The proof covers |RN(x * Reciprocal)| in [rangeLow(), rangeHigh()] and
   /// zeros; the helper divides for other x.
   static constexpr float RangeLow = 0x1p-80f, RangeHigh = 0x1p80f;
+  static constexpr double DoubleRangeLow = 0x1p-800, DoubleRangeHigh = 0x1p800;
+  double rangeLow() const {
+    return Type == ElemType::Float ? RangeLow : DoubleRangeLow;
+  }
+  double rangeHigh() const {
+    return Type == ElemType::Float ? RangeHigh : DoubleRangeHigh;
+  }
 };
 
-/// The divisor of Division when it is a float '/' whose right operand is a
-/// constant the sequence is exact for; nullopt otherwise.
+/// The divisor of Division when it is a float or double '/' whose right
+/// operand is a constant the sequence is exact for; nullopt otherwise.
 std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
-/// Appends every qualifying divisor of E not yet in Out, innermost first.
-void collectConstantDivisors(const Expr &E, std::vector<ConstantDivisor> &Out);
+/// Appends every divisor of E that has a helper (helperDivisor) not yet in
+/// Out, innermost first.
+void collectConstantDivisors(const StencilAnalysis &A, const Expr &E,
+                             std::vector<ConstantDivisor> &Out);
 
 /// The value a floating literal has where C computes with it as a double
 /// (a float literal converted); nullopt when its spelling does not parse.
@@ -91,21 +115,33 @@ std::optional<double> literalAsDouble(const Expr &Literal);
 /// double's upper 32 bits, so V's lower 32 bits must be zero.
 bool wideDoubleLiteral(double V);
 
+/// The divisor of Division whose exact helper the generated code calls:
+/// constantDivisor's, and for float none under --fast-math, where nvcc
+/// divides approximately anyway (the helper would only cost); double
+/// divisions keep theirs (nvcc's fast math leaves double exact and slow).
+std::optional<ConstantDivisor> helperDivisor(const StencilAnalysis &A,
+                                             const Expr &Division);
+
 /// Entry point of stage 3: the analysis, or nullopt after reporting why the
 /// stencil cannot be handled.
 std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,
                                               const ScopModel &M,
-                                              Diagnoser &D);
+                                              Diagnoser &D,
+                                              const AnalysisOptions &O = {});
 
 /// Appends the read index (into Stencil::Reads) of every read in E.
 void collectReads(const Expr &E, std::vector<unsigned> &Out);
 
 /// Decomposes an update into per-plane terms; nullopt if some term reads
 /// several planes, with *Offending (when given) set to that term.
-/// ReadPlane gives each read's streaming offset.
+/// ReadPlane gives each read's streaming offset. With Distribute (only
+/// under --fast-math: it reassociates), a factor that reads no cell is
+/// distributed over a sum whose terms read several planes: w * (a + b)
+/// becomes the terms w * (a) and w * (b), (a + b) / c the terms (a) / c
+/// and (b) / c.
 std::optional<AssociativeForm>
 associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
-                const Expr **Offending = nullptr);
+                const Expr **Offending = nullptr, bool Distribute = false);
 
 } // namespace an5d
 

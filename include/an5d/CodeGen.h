@@ -133,10 +133,19 @@ void writeCoefficientTable(CodeWriter &W, const CoefficientTable &T);
 /// (names not in it print as they are), literals of Coefs by their table
 /// entry, and every call argument whose type differs from the callee's
 /// parameter type given an explicit cast, so that C++ overloads compute what
-/// C computes (sqrt(float) is double in C).
+/// C computes (sqrt(float) is double in C). A's divisions by a constant
+/// call their exact helper (helperDivisor).
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
                         const std::map<std::string, std::string> &ScalarName,
-                        const CoefficientTable &Coefs);
+                        const CoefficientTable &Coefs,
+                        const StencilAnalysis &A);
+
+/// A power-of-ten tolerance as the generated code spells it: "1e-4".
+std::string toleranceLiteral(double Tolerance);
+
+/// The header's verification lines: how -DAN5D_VERIFY compares
+/// (verifyTolerance) and, under --fast-math, what differs from the C loop.
+void writeVerifyNote(CodeWriter &W, const Plan &P);
 
 /// Writes the device functions of Divisors (analysis results, see
 /// Analysis.h) and the warp vote they share; nothing when there are none.

@@ -61,15 +61,17 @@ const DeviceSpec *findDevice(llvm::StringRef Name);
 /// sqrt are instruction sequences, counted in Instr.
 struct OpMix {
   int64_t FMA = 0, MUL = 0, ADD = 0, DIV = 0, SQRT = 0, OTHER = 0;
-  /// Float divisions by a constant the generated code computes without
-  /// dividing (constantDivisor): a product, two FMAs and a range test.
+  /// Float or double divisions by a constant the generated code computes
+  /// without dividing (constantDivisor): a product, two FMAs and a range
+  /// test.
   int64_t DIVC = 0;
   /// FLOPs of one update (FMA counts 2).
   int64_t flops() const {
     return 2 * FMA + MUL + ADD + DIV + DIVC + SQRT + OTHER;
   }
-  /// Issue slots of the floating-point work of one update for Elem.
-  double instructions(ElemType Elem) const;
+  /// Issue slots of the floating-point work of one update for Elem, with
+  /// nvcc's --use_fast_math where FastMath.
+  double instructions(ElemType Elem, bool FastMath = false) const;
   /// AN5D section 5's ALU efficiency: FLOPs over twice the operations.
   double aluEfficiency() const;
 };

@@ -200,6 +200,9 @@ struct Plan {
   int64_t PtxasOpt = 3;
   /// Why PtxasOpt is not 3, for the header and the driver's note.
   std::string PtxasReason;
+  /// Built with nvcc's --use_fast_math: the analysis ran under --fast-math
+  /// (StencilAnalysis::FastMath, copied here for the build line).
+  bool FastMath = false;
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;
@@ -360,9 +363,14 @@ int64_t registerBudget(const Plan &P);
 const Plan &buildLevelPlan(const std::vector<Plan> &Plans);
 
 /// The nvcc flags a file of Plans is built with: "-O3 -arch=sm_XX" (their
-/// Gpu's), with
+/// Gpu's), with " --use_fast_math" under --fast-math and
 /// " -Xptxas -O<n>" where buildLevelPlan asks for a level other than 3.
 std::string nvccFlags(const std::vector<Plan> &Plans);
+
+/// -DAN5D_VERIFY's tolerance, relative to max(|reference|, 1): 1e-4 for
+/// float and 1e-10 for double (nvcc contracts products and sums into FMAs,
+/// the C loop need not), ten times that under --fast-math.
+double verifyTolerance(ElemType Elem, bool FastMath);
 
 /// Entry point of stage 4: fills P and returns nullopt, or returns why the
 /// options cannot be planned for this stencil and target.

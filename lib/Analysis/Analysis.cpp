@@ -70,8 +70,11 @@ int64_t countWideDoubleLiterals(const Stencil &S) {
 
 class Analyzer {
 public:
-  Analyzer(const Stencil &S, const ScopModel &M, Diagnoser &D)
-      : S(S), M(M), D(D), C(M.Ctx->get()) {}
+  Analyzer(const Stencil &S, const ScopModel &M, Diagnoser &D,
+           const AnalysisOptions &O)
+      : S(S), M(M), D(D), C(M.Ctx->get()) {
+    A.FastMath = O.FastMath;
+  }
   std::optional<StencilAnalysis> run();
 
 private:
@@ -353,7 +356,7 @@ void Analyzer::classify() {
   std::vector<int64_t> Plane;
   for (const auto &O : A.ReadOffsets)
     Plane.push_back(O[0]);
-  A.Associative = associativeForm(S.Update, Plane);
+  A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
 }
 
 std::optional<StencilAnalysis> Analyzer::run() {
@@ -393,31 +396,106 @@ bool readsArray(const Expr &E) {
   return !R.empty();
 }
 
-/// Splits a sum into signed terms; false when a term reads several planes.
+/// A factor that reads no cell, applied to every term of a sum it scales
+/// (--fast-math): Op is "*" or "/", Left for w * (sum).
+struct Scale {
+  std::string Op;
+  const Expr *Factor = nullptr;
+  bool Left = false;
+  const Expr *Node = nullptr; // the '*' or '/' that applies it
+};
+
+Expr paren(Expr Inner) {
+  Expr P;
+  P.K = Expr::Paren;
+  P.Type = Inner.Type;
+  P.Range = Inner.Range;
+  P.Args = {std::move(Inner)};
+  return P;
+}
+
+/// Term with the scales applied, innermost last: w * (u * (term)). Each
+/// product keeps its node's type and range, so it computes in the type C
+/// computed the original product in.
+Expr scaled(const Expr &Term, const std::vector<Scale> &Scales) {
+  Expr E = Term;
+  for (size_t I = Scales.size(); I-- > 0;) {
+    const Scale &Sc = Scales[I];
+    Expr Node;
+    Node.K = Expr::Binary;
+    Node.Text = Sc.Op;
+    Node.Type = Sc.Node->Type;
+    Node.Range = Sc.Node->Range;
+    Expr Operand = paren(std::move(E));
+    Node.Args = Sc.Left ? std::vector<Expr>{*Sc.Factor, std::move(Operand)}
+                        : std::vector<Expr>{std::move(Operand), *Sc.Factor};
+    E = std::move(Node);
+  }
+  return E;
+}
+
+/// The sum a product or quotient by a read-free factor scales, or null:
+/// w * (sum), (sum) * w, (sum) / w.
+const Expr *scaledSum(const Expr *E, Scale &Sc) {
+  if (E->K != Expr::Binary || (E->Text != "*" && E->Text != "/"))
+    return nullptr;
+  Sc.Op = E->Text;
+  Sc.Node = E;
+  if (!readsArray(E->Args[1])) {
+    Sc.Factor = &E->Args[1];
+    Sc.Left = false;
+    return &E->Args[0];
+  }
+  if (E->Text == "*" && !readsArray(E->Args[0])) {
+    Sc.Factor = &E->Args[0];
+    Sc.Left = true;
+    return &E->Args[1];
+  }
+  return nullptr;
+}
+
+/// Splits a sum into signed terms; false when a term reads several planes
+/// (Distribute: and is no read-free factor times such a sum). Scales are
+/// the factors distributed over E so far.
 bool collectTerms(const Expr *E, bool Negated,
                   const std::vector<int64_t> &ReadPlane, AssociativeForm &F,
-                  const Expr *&Offending) {
+                  const Expr *&Offending, bool Distribute,
+                  std::vector<Scale> &Scales) {
   E = stripParens(E);
+  auto recurse = [&](const Expr *Sub, bool Neg) {
+    return collectTerms(Sub, Neg, ReadPlane, F, Offending, Distribute, Scales);
+  };
   if (E->K == Expr::Binary && (E->Text == "+" || E->Text == "-"))
-    return collectTerms(&E->Args[0], Negated, ReadPlane, F, Offending) &&
-           collectTerms(&E->Args[1], E->Text == "-" ? !Negated : Negated,
-                        ReadPlane, F, Offending);
+    return recurse(&E->Args[0], Negated) &&
+           recurse(&E->Args[1], E->Text == "-" ? !Negated : Negated);
   if (E->K == Expr::Unary && E->Text == "-")
-    return collectTerms(&E->Args[0], !Negated, ReadPlane, F, Offending);
+    return recurse(&E->Args[0], !Negated);
   std::vector<unsigned> Reads;
   collectReads(*E, Reads);
   std::set<int64_t> Planes;
   for (unsigned R : Reads)
     Planes.insert(ReadPlane[R]);
   if (Planes.size() > 1) {
-    Offending = E;
-    return false;
+    Scale Sc;
+    const Expr *Sum = Distribute ? scaledSum(E, Sc) : nullptr;
+    if (!Sum) {
+      Offending = E;
+      return false;
+    }
+    Scales.push_back(Sc);
+    bool Ok = recurse(Sum, Negated);
+    Scales.pop_back();
+    return Ok;
   }
   AssociativeForm::Term T;
   T.Negated = Negated;
   T.ReadsArray = !Planes.empty();
   T.Plane = Planes.empty() ? 0 : *Planes.begin();
   T.E = E;
+  if (!Scales.empty()) {
+    T.Distributed = std::make_shared<const Expr>(scaled(*E, Scales));
+    T.E = T.Distributed.get();
+  }
   F.Terms.push_back(T);
   return true;
 }
@@ -456,7 +534,7 @@ void an5d::collectReads(const Expr &E, std::vector<unsigned> &Out) {
 
 std::optional<AssociativeForm>
 an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
-                      const Expr **Offending) {
+                      const Expr **Offending, bool Distribute) {
   AssociativeForm F;
   const Expr *Body = stripParens(&Update);
   if (Body->K == Expr::Binary && (Body->Text == "/" || Body->Text == "*") &&
@@ -473,7 +551,8 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
     Body = &Body->Args[1];
   }
   const Expr *Bad = nullptr;
-  if (!collectTerms(Body, false, ReadPlane, F, Bad)) {
+  std::vector<Scale> Scales;
+  if (!collectTerms(Body, false, ReadPlane, F, Bad, Distribute, Scales)) {
     if (Offending)
       *Offending = Bad;
     return std::nullopt;
@@ -483,13 +562,27 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
 
 std::optional<StencilAnalysis> an5d::analyzeStencil(const Stencil &S,
                                                     const ScopModel &M,
-                                                    Diagnoser &D) {
-  return Analyzer(S, M, D).run();
+                                                    Diagnoser &D,
+                                                    const AnalysisOptions &O) {
+  return Analyzer(S, M, D, O).run();
+}
+
+std::optional<ConstantDivisor> an5d::helperDivisor(const StencilAnalysis &A,
+                                                   const Expr &Division) {
+  std::optional<ConstantDivisor> D = constantDivisor(Division);
+  if (D && A.FastMath && D->Type == ElemType::Float)
+    return std::nullopt;
+  return D;
 }
 
 void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
   OS << "analysis\n";
   OS << "  dimensions: " << Dims << "\n";
+  OS << "  math: "
+     << (FastMath ? "fast (--fast-math: reassociation, approximate division "
+                    "and sqrt)"
+                  : "exact (IEEE, in the order written)")
+     << "\n";
   OS << "  offsets (" << Offsets.size() << "):";
   for (const auto &O : Offsets) {
     OS << " [";
@@ -510,6 +603,11 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
       Planes.insert(T.Plane);
     OS << "yes (" << Associative->Terms.size() << " terms over "
        << Planes.size() << " planes";
+    size_t Distributed = 0;
+    for (const auto &T : Associative->Terms)
+      Distributed += T.Distributed != nullptr;
+    if (Distributed)
+      OS << ", " << Distributed << " with a factor distributed";
     if (!Associative->OuterOp.empty())
       OS << ", then " << Associative->OuterOp << " a constant factor";
     OS << ")\n";

@@ -13,6 +13,29 @@
 // here (r exact, q equal to the IEEE quotient). Outside that range, and for
 // infinities and NaNs, the helper divides.
 //
+// Double has 2^52 significands: there the proof is a theorem instead of a
+// check. Markstein's theorem (P. Markstein, IBM J. Res. Dev. 34(1), 1990;
+// Muller et al., Handbook of Floating-Point Arithmetic, "Markstein's
+// theorem"): in binary precision p, if y approximates 1/c with relative
+// error below 2^-p, q0 is a faithful rounding of x/c (one of the two
+// floating-point numbers around it) and nothing underflows or overflows,
+// then r = x - q0 * c is exact (one FMA) and RN(q0 + r * y) = RN(x / c).
+// y = RN(1/c) has relative error delta = c * y - 1 below 2^-p. q0 =
+// RN(x * y) is faithful when |delta| <= 2^-(p+1), which an5dc checks per
+// divisor (fma(c, y, -1) is exact: c * y - 1 is a multiple of 2^-105 of
+// magnitude at most 2^-53). Proof, for Q = x / c > 0 in [2^e, 2^(e+1)),
+// u = ulp(Q) = 2^(e+1-p): x * y = Q (1 + delta) lies within Q |delta| <
+// 2^(e+1) 2^-(p+1) = u / 2 of Q. Above Q it is less than u / 2 above RU(Q),
+// whose upper neighbour is at least u away, so RN gives at most RU(Q).
+// Below Q it is less than u / 2 below RD(Q); where RD(Q) = 2^e, whose lower
+// neighbour is only u / 2 away, x * y >= 2^e (1 - 2^-(p+1)) = 2^e - u / 4,
+// the midpoint, which ties to the even 2^e; so RN gives at least RD(Q).
+// No underflow or overflow: 2^-100 <= |c| <= 2^100 and the helper's range
+// test 2^-800 <= |q0| <= 2^800 keep x, q0, Q and the result normal, and the
+// exponents of c and q0 sum to at least -900 >= emin + p - 1 = -970, which
+// keeps the remainder representable. About 3 in 4 integer divisors up to
+// 2000 meet |delta| <= 2^-54 (3, 5, 7, 100, 118 do; 49, 75 do not).
+//
 //===----------------------------------------------------------------------===//
 #include "an5d/Analysis.h"
 
@@ -28,6 +51,7 @@ using namespace an5d;
 namespace {
 
 constexpr float DivisorLow = 0x1p-20f, DivisorHigh = 0x1p20f;
+constexpr double DoubleDivisorLow = 0x1p-100, DoubleDivisorHigh = 0x1p100;
 
 float floatFromBits(uint32_t Bits) {
   float F;
@@ -97,6 +121,71 @@ std::optional<float> floatValue(const Expr &E) {
   }
 }
 
+/// The value of a constant divisor expression as C converts it to double:
+/// literals (a float one with its float value), parentheses, unary signs
+/// and casts to float or double; nullopt for anything else.
+std::optional<double> doubleValue(const Expr &E) {
+  switch (E.K) {
+  case Expr::Paren:
+    return doubleValue(E.Args[0]);
+  case Expr::Unary: {
+    std::optional<double> V = doubleValue(E.Args[0]);
+    if (!V || (E.Text != "-" && E.Text != "+"))
+      return std::nullopt;
+    return E.Text == "-" ? -*V : *V;
+  }
+  case Expr::Cast:
+    if (E.Type == ScalarType::Float) {
+      std::optional<float> F = floatValue(E);
+      return F ? std::optional<double>(*F) : std::nullopt;
+    }
+    if (E.Type == ScalarType::Double)
+      return doubleValue(E.Args[0]);
+    return std::nullopt;
+  case Expr::Literal: {
+    if (E.Type == ScalarType::Float) { // its float value, exact as a double
+      std::optional<float> F = floatValue(E);
+      return F ? std::optional<double>(*F) : std::nullopt;
+    }
+    char *End = nullptr;
+    if (E.Type == ScalarType::Int) { // exact up to 2^40
+      std::string Text = stripSuffix(E.Text, "uUlL");
+      unsigned long long V = std::strtoull(Text.c_str(), &End, 0);
+      if (Text.empty() || End != Text.c_str() + Text.size() || V > (1ull << 40))
+        return std::nullopt;
+      return static_cast<double>(V);
+    }
+    if (E.Type != ScalarType::Double)
+      return std::nullopt;
+    double V = std::strtod(E.Text.c_str(), &End);
+    if (E.Text.empty() || End != E.Text.c_str() + E.Text.size())
+      return std::nullopt;
+    return V;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Markstein's hypothesis for double (see the file comment): the relative
+/// error of Rc = RN(1 / C) is at most 2^-54, so RN(x * Rc) is faithful.
+bool doubleSequenceExact(double C, double Rc) {
+  double Delta = std::fma(C, Rc, -1.0); // exact
+  return std::fabs(Delta) <= 0x1p-54;
+}
+
+/// The shortest decimal spelling that reads back as V: 0.1, not
+/// 0.10000000000000001.
+std::string shortestText(double V) {
+  char Text[40];
+  for (int Digits = 1; Digits <= 17; ++Digits) {
+    std::snprintf(Text, sizeof Text, "%.*g", Digits, V);
+    if (std::strtod(Text, nullptr) == V)
+      break;
+  }
+  return Text;
+}
+
 /// True when the reciprocal sequence gives the IEEE quotient for every x
 /// with |RN(x * rc)| in ConstantDivisor's range (see the file comment).
 bool sequenceExact(float C, float Rc) {
@@ -137,8 +226,21 @@ std::string identifierPart(const std::string &Text) {
 } // namespace
 
 std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
-  if (Division.K != Expr::Binary || Division.Text != "/" ||
-      Division.Type != ScalarType::Float)
+  if (Division.K != Expr::Binary || Division.Text != "/")
+    return std::nullopt;
+  if (Division.Type == ScalarType::Double) {
+    std::optional<double> C = doubleValue(Division.Args[1]);
+    if (!C || !std::isfinite(*C) || std::fabs(*C) < DoubleDivisorLow ||
+        std::fabs(*C) > DoubleDivisorHigh)
+      return std::nullopt;
+    double Rc = 1.0 / *C;
+    if (!doubleSequenceExact(*C, Rc))
+      return std::nullopt;
+    std::string Text = shortestText(*C);
+    return ConstantDivisor{ElemType::Double, *C, Rc, Text,
+                           "an5d_ddiv_" + identifierPart(Text)};
+  }
+  if (Division.Type != ScalarType::Float)
     return std::nullopt;
   std::optional<float> C = floatValue(Division.Args[1]);
   if (!C || !std::isfinite(*C) || std::fabs(*C) < DivisorLow ||
@@ -149,14 +251,15 @@ std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
     return std::nullopt;
   char Text[32];
   std::snprintf(Text, sizeof Text, "%.9g", static_cast<double>(*C));
-  return ConstantDivisor{*C, Rc, Text, "an5d_div_" + identifierPart(Text)};
+  return ConstantDivisor{ElemType::Float, *C, Rc, Text,
+                         "an5d_div_" + identifierPart(Text)};
 }
 
-void an5d::collectConstantDivisors(const Expr &E,
+void an5d::collectConstantDivisors(const StencilAnalysis &A, const Expr &E,
                                    std::vector<ConstantDivisor> &Out) {
   for (const Expr &Arg : E.Args)
-    collectConstantDivisors(Arg, Out);
-  std::optional<ConstantDivisor> D = constantDivisor(E);
+    collectConstantDivisors(A, Arg, Out);
+  std::optional<ConstantDivisor> D = helperDivisor(A, E);
   if (!D)
     return;
   for (const ConstantDivisor &Seen : Out)

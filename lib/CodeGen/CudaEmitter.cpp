@@ -174,10 +174,7 @@ void Emitter::header() {
 void Emitter::headerFooter() {
   for (const std::string &L : runPaths(P))
     W.line("// " + L);
-  W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
-         "nest on the CPU first and");
-  W.line("//   compare both planes: tolerance relative to max(|ref|, 1), 1e-4 "
-         "for float, 1e-10 for double.");
+  writeVerifyNote(W, P);
   W.line("// Build: nvcc " + nvccFlags(Plans) +
          " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
   const Plan &Build = buildLevelPlan(Plans);
@@ -482,7 +479,7 @@ void Emitter::boundaryHelper() {
 
 void Emitter::divisionHelpers() {
   Divisors.clear();
-  collectConstantDivisors(S.Update, Divisors);
+  collectConstantDivisors(A, S.Update, Divisors);
   writeDivisionHelpers(W, Divisors);
 }
 
@@ -587,7 +584,7 @@ void Emitter::userProgram() {
   for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
     line("  an5d_verify_compare(" + References[Pl] + ", (const " + Elem +
          " *)" + Bases[Pl] + ", " + Cells +
-         std::string(S.Elem == ElemType::Float ? ", 1e-4" : ", 1e-10") + ");");
+         ", " + toleranceLiteral(verifyTolerance(S.Elem, P.FastMath)) + ");");
   W.raw("#endif");
   if (S.Form == StencilForm::PointerSwap)
     pointerSwapEpilogue(line);

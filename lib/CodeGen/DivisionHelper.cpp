@@ -1,10 +1,10 @@
 //===- DivisionHelper.cpp - The device function of an exact division -----===//
 //
-// Writes the helpers the analysis proved exact, one per divisor
-// (lib/Analysis/ConstantDivision.cpp has the sequence and its proof). The
-// proved sequence runs on every lane with no branch around it; a range test
-// and one warp vote send a warp to the IEEE division only when one of its
-// lanes holds a value the proof does not cover.
+// Writes the helpers the analysis proved exact, one per divisor, float or
+// double (lib/Analysis/ConstantDivision.cpp has the sequence and its
+// proofs). The proved sequence runs on every lane with no branch around it;
+// a range test and one warp vote send a warp to the IEEE division only when
+// one of its lanes holds a value the proof does not cover.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
@@ -26,6 +26,16 @@ std::string floatLiteral(float F) {
   return Buf;
 }
 
+/// D as an exact double literal: "118.0" for whole numbers, else hexadecimal.
+std::string doubleLiteral(double D) {
+  char Buf[64];
+  if (D == std::trunc(D) && std::fabs(D) < 0x1p53)
+    std::snprintf(Buf, sizeof Buf, "%.1f", D);
+  else
+    std::snprintf(Buf, sizeof Buf, "%a", D);
+  return Buf;
+}
+
 } // namespace
 
 void an5d::writeDivisionHelpers(CodeWriter &W,
@@ -43,29 +53,37 @@ void an5d::writeDivisionHelpers(CodeWriter &W,
   W.raw("#endif");
   W.line("");
   for (const ConstantDivisor &D : Divisors) {
-    std::string C = floatLiteral(D.Value), NegC = floatLiteral(-D.Value),
-                Rc = floatLiteral(D.Reciprocal);
+    bool F = D.Type == ElemType::Float;
+    auto literal = [F](double V) {
+      return F ? floatLiteral(static_cast<float>(V)) : doubleLiteral(V);
+    };
+    std::string T = F ? "float" : "double", Suffix = F ? "f" : "";
+    std::string C = literal(D.Value), NegC = literal(-D.Value),
+                Rc = literal(D.Reciprocal);
+    std::string Range = F ? "[2^-80, 2^80]" : "[2^-800, 2^800]";
     W.line("// x / " + D.Text + " rounded as the IEEE division rounds it, "
            "without dividing: q0 = x * (1 / c), one");
     W.line("// FMA for the exact remainder, one to correct q0. an5dc proved "
            "it for this c wherever");
-    W.line("// |q0| is in [2^-80, 2^80] and for zeros; every lane computes "
+    W.line("// |q0| is in " + Range + " and for zeros" +
+           (F ? "" : " (Markstein's theorem)") + "; every lane computes "
            "it. Where a lane holds");
     W.line("// another value (subnormal, huge, infinite, NaN) its whole warp "
            "takes the division, and");
     W.line("// that lane its quotient: the branch is the same on all lanes "
            "and no lane waits for another.");
-    W.line("__device__ __forceinline__ float " + D.Helper + "(float x)");
+    W.line("__device__ __forceinline__ " + T + " " + D.Helper + "(" + T +
+           " x)");
     W.open("");
-    W.line("const float q0 = x * " + Rc + ";");
-    W.line("float q = copysignf(fmaf(fmaf(q0, " + NegC + ", x), " + Rc +
-           ", q0), q0);");
-    W.line("const float a = fabsf(q0);");
-    W.line("const bool proved = (a >= " +
-           floatLiteral(ConstantDivisor::RangeLow) + " || x == 0.0f) && a <= " +
-           floatLiteral(ConstantDivisor::RangeHigh) + ";");
+    W.line("const " + T + " q0 = x * " + Rc + ";");
+    W.line(T + " q = copysign" + Suffix + "(fma" + Suffix + "(fma" + Suffix +
+           "(q0, " + NegC + ", x), " + Rc + ", q0), q0);");
+    W.line("const " + T + " a = fabs" + Suffix + "(q0);");
+    W.line("const bool proved = (a >= " + literal(D.rangeLow()) +
+           " || x == " + (F ? "0.0f" : "0.0") + ") && a <= " +
+           literal(D.rangeHigh()) + ";");
     W.open("if (AN5D_ANY_LANE(!proved))");
-    W.line("const float divided = x / " + C + ";");
+    W.line("const " + T + " divided = x / " + C + ";");
     W.line("q = proved ? q : divided;");
     W.close();
     W.line("return q;");

@@ -171,7 +171,8 @@ void Emitter::generalUpdateFunction() {
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
          Own + scalarParams() + ")");
   W.open("");
-  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs) + ";");
+  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs, A) +
+         ";");
   W.close();
   W.line("");
 }
@@ -201,7 +202,7 @@ void Emitter::assocFunctions() {
     bool Started = PI != 0;
     auto add = [&](const AssociativeForm::Term &T) {
       PendingTerm PT;
-      std::string Term = printUpdate(*T.E, Reads, ScalarName, Coefs);
+      std::string Term = printUpdate(*T.E, Reads, ScalarName, Coefs, A);
       std::string Sum = "acc_" + offsetName(Planes[PI]);
       if (!Started)
         PT.Text = Sum + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
@@ -296,13 +297,13 @@ void Emitter::assocFunctions() {
   // A division by a proved constant goes through its helper, which
   // divisionHelpers() wrote for this very node of the update.
   std::optional<ConstantDivisor> Exact =
-      F.Outer ? constantDivisor(*F.Outer) : std::nullopt;
+      F.Outer ? helperDivisor(A, *F.Outer) : std::nullopt;
   std::string Finish = "acc";
   if (Exact)
     Finish = Exact->Helper + "(acc)";
   else if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
-             printUpdate(*F.Factor, {}, ScalarName, Coefs) + ")";
+             printUpdate(*F.Factor, {}, ScalarName, Coefs, A) + ")";
   W.line("__device__ __forceinline__ " + Elem + " an5d_finish(" + Acc +
          " acc" + scalarParams() + ")");
   W.open("");

@@ -87,7 +87,7 @@ void Emitter::naiveKernel() {
   // nothing for the verifier to follow.
   KernelOp &St = op(KernelOpKind::GlobalStore);
   St.Dst = "out[" + globalIndex(It[0]) + "]";
-  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs);
+  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs, A);
   endKernel();
   W.close();
   W.line("");

@@ -5,7 +5,8 @@
 // declared parameter type (sqrt(f) computes in double), C++ picks an
 // overload (sqrt(float) computes in float). An explicit cast on every
 // argument whose type differs from the parameter's keeps C's arithmetic.
-// Float divisions by a proved constant call their exact helper; double
+// Float divisions by a proved constant call their exact helper (not under
+// --fast-math, where nvcc divides approximately); double
 // literals of the coefficient table print as its entries.
 //
 //===----------------------------------------------------------------------===//
@@ -16,13 +17,14 @@ using namespace an5d;
 std::string an5d::printUpdate(const Expr &E,
                               const std::vector<std::string> &ReadText,
                               const std::map<std::string, std::string> &ScalarName,
-                              const CoefficientTable &Coefs) {
+                              const CoefficientTable &Coefs,
+                              const StencilAnalysis &A) {
   ExprSpelling Spell;
   Spell.ReadText = ReadText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
-  Spell.DivisionHelper = [](const Expr &Division) {
-    std::optional<ConstantDivisor> D = constantDivisor(Division);
+  Spell.DivisionHelper = [&A](const Expr &Division) {
+    std::optional<ConstantDivisor> D = helperDivisor(A, Division);
     return D ? D->Helper : std::string();
   };
   Spell.DoubleLiteral = [&Coefs](const Expr &Literal) {

@@ -255,7 +255,8 @@ void Emitter::vecUpdateFunction() {
   W.line("__device__ __forceinline__ " + Elem + " an5d_update(" + Params +
          scalarParams() + ")");
   W.open("");
-  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs) + ";");
+  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs, A) +
+         ";");
   W.close();
   W.line("");
 }

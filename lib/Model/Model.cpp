@@ -98,13 +98,21 @@ CellOps opsOf(const Expr &E) {
 
 OpMix an5d::countOps(const Expr &Update) { return opsOf(Update).Ops; }
 
-double OpMix::instructions(ElemType Elem) const {
+double OpMix::instructions(ElemType Elem, bool FastMath) const {
   // IEEE division and sqrt without --use_fast_math: a reciprocal or square
   // root estimate refined by FMAs plus a range check (SASS of nvcc 13).
   bool F = Elem == ElemType::Float;
   // A division by a proved constant: FMUL, two FFMA, the range test and
   // its branch (the helper's SASS).
   double Div = F ? 16 : 24, Sqrt = F ? 8 : 16, DivConstant = 8;
+  // Float under --use_fast_math: MUFU.RCP and a product, a product by the
+  // constant's reciprocal, MUFU.RSQ and a product (gradient2d, j2d5pt SASS;
+  // log-2026-11-25-fastdiv.md). Double keeps IEEE division and sqrt.
+  if (F && FastMath) {
+    Div = 2;
+    DivConstant = 1;
+    Sqrt = 2;
+  }
   return double(FMA + MUL + ADD + OTHER) + Div * DIV + DivConstant * DIVC +
          Sqrt * SQRT;
 }
@@ -333,7 +341,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   double SharedLoads = Computed * sharedLoadsPerCell(A, P);
   R.SharedBytes = (SharedStores + SharedLoads) * Word;
 
-  double FpPerCell = Ops.instructions(P.Elem);
+  double FpPerCell = Ops.instructions(P.Elem, P.FastMath);
   R.FlopSlots = Computed * FpPerCell;
   R.Instructions = Computed * (FpPerCell + D.OverheadInstr) + SharedLoads +
                    SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +

@@ -127,12 +127,19 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
     for (const std::vector<int64_t> &O : A.ReadOffsets)
       Plane.push_back(O[0]);
     const Expr *Bad = nullptr;
-    associativeForm(S.Update, Plane, &Bad);
+    associativeForm(S.Update, Plane, &Bad, A.FastMath);
+    // Whether reassociating would make the update associative: say so.
+    bool FastMathHelps =
+        !A.FastMath && associativeForm(S.Update, Plane, nullptr, true);
     return PlanError{
         PlanError::Kind::KernelRefused, "--opt",
         "--opt=assoc needs an update that is a sum of terms each reading "
         "one row of the streaming dimension (optionally scaled by a "
         "factor that reads no cell), but this term reads several rows" +
+            std::string(FastMathHelps
+                            ? " (--fast-math would distribute its factor "
+                              "over the sum, reassociating it)"
+                            : "") +
             alternatives(A, Kind),
         Bad ? Bad->Range : S.Update.Range};
   }
@@ -590,7 +597,17 @@ std::string an5d::nvccFlags(const std::vector<Plan> &Plans) {
          "one file, one target");
   int64_t Level = Build.PtxasOpt;
   return "-O3 -arch=" + Build.Gpu.arch() +
+         (Build.FastMath ? " --use_fast_math" : "") +
          (Level == 3 ? std::string() : " -Xptxas -O" + std::to_string(Level));
+}
+
+double an5d::verifyTolerance(ElemType Elem, bool FastMath) {
+  // Under --fast-math a step adds a reassociated sum's rounding (an ulp of
+  // the sum of |terms| per term) and the approximate quotients' 2 ulp: for
+  // an averaging stencil that is below 1e-6 per float step, so 1000 steps
+  // stay under 1e-3.
+  double Exact = Elem == ElemType::Float ? 1e-4 : 1e-10;
+  return FastMath ? 10 * Exact : Exact;
 }
 
 std::optional<PlanError> an5d::makePlan(const Stencil &S,
@@ -600,6 +617,7 @@ std::optional<PlanError> an5d::makePlan(const Stencil &S,
   if (!planShape(S, A, Opts, P, Error))
     return Error;
   setPtxasLevel(A, Opts, P);
+  P.FastMath = A.FastMath;
   return std::nullopt;
 }
 
@@ -607,6 +625,9 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   dumpShape(OS);
   OS << "  ptxas: -O" << PtxasOpt
      << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
+  if (FastMath)
+    OS << "  math: fast (nvcc --use_fast_math; the update may be "
+          "reassociated)\n";
   OS << "  ";
   Gpu.dump(OS);
 }

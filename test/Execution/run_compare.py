@@ -3,7 +3,7 @@
 emulation of CUDA, and compares every cell of both planes.
 
 usage: run_compare.py --an5dc AN5DC --emucc EMUCC --tmp PREFIX INPUT.c
-                      [--flags "-bT 2 -bS 16"] [--double] [--tsan]
+                      [--flags "-bT 2 -bS 16"] [--double] [--tsan] [--tol T]
                       [--define NAME=VALUE ...] [--include DIR ...]
                       --run "[NAME=VALUE ...] n m T" [--run ...]
 
@@ -15,7 +15,8 @@ raw float or double values), like the programs in benchmarks/. For every
 arguments plus an output file (the generated program also with the run's
 leading NAME=VALUE environment settings); the two files must have the same size and
 agree in every cell within the tolerance: |gpu - ref| <= tol * max(|ref|, 1)
-with tol 1e-4 for float and 1e-10 for double; with --bitwise every cell must
+with tol 1e-4 for float and 1e-10 for double (--tol sets another, e.g. the
+one an5dc's header states under --fast-math); with --bitwise every cell must
 hold the same bits (zeros' signs included). Prints one PASS/FAIL line per
 run with the maximum errors; exits 1 if any run fails.
 
@@ -131,8 +132,9 @@ def compare(ref, got, tol):
     return max_abs, max_rel, worst
 
 
-def check_cells(ref_out, gpu_out, double=False, bitwise=False):
-    """Compares two output files cell by cell. Returns (ok, summary, detail):
+def check_cells(ref_out, gpu_out, double=False, bitwise=False, tol=None):
+    """Compares two output files cell by cell (tol: the relative tolerance,
+    by default FLOAT_TOL or DOUBLE_TOL). Returns (ok, summary, detail):
     the summary counts cells and errors, the detail (None when ok) names the
     worst or first differing cell. ValueError from read_cells."""
     typecode = "d" if double else "f"
@@ -150,7 +152,8 @@ def check_cells(ref_out, gpu_out, double=False, bitwise=False):
         i = differ[0]
         return False, summary, "  first cell %d (plane %d): reference %r, an5dc %r" % (
             i, i * 2 // len(ref), ref[i], got[i])
-    tol = DOUBLE_TOL if double else FLOAT_TOL
+    if tol is None:
+        tol = DOUBLE_TOL if double else FLOAT_TOL
     max_abs, max_rel, worst = compare(ref, got, tol)
     summary = "%d cells, max abs error %.3g, max rel error %.3g (tolerance %g)" % (
         len(ref), max_abs, max_rel, tol)
@@ -182,6 +185,9 @@ def main():
                          "'--') and for the emulation build")
     ap.add_argument("--tsan", action="store_true",
                     help="build the emulation under ThreadSanitizer")
+    ap.add_argument("--tol", type=float, default=None,
+                    help="relative tolerance (default 1e-4 for float, 1e-10 "
+                         "for double)")
     ap.add_argument("--bitwise", action="store_true",
                     help="every cell must match bit for bit (no tolerance)")
     ap.add_argument("--show-stderr", action="store_true",
@@ -244,7 +250,8 @@ def compare_runs(args):
             sys.stdout.write(proc.stderr)
         label = "%s %s%s [%s]" % (name, spec, " double" if args.double else "",
                                    args.flags)
-        ok, summary, detail = check_cells(ref_out, gpu_out, args.double, args.bitwise)
+        ok, summary, detail = check_cells(ref_out, gpu_out, args.double,
+                                          args.bitwise, args.tol)
         print("%s: %s: %s" % ("PASS" if ok else "FAIL", label, summary))
         if detail:
             print(detail)

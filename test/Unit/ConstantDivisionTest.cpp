@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+
 using namespace an5d;
 
 namespace {
@@ -54,9 +60,9 @@ TEST(ConstantDivision, DivisorWithoutProofDivides) {
   EXPECT_FALSE(constantDivisor(division(literal("123.456f", ScalarType::Float))));
 }
 
-TEST(ConstantDivision, OnlyFloatDivisionsByConstantsInRange) {
+TEST(ConstantDivision, OnlyDivisionsByConstantsInRange) {
   EXPECT_FALSE(constantDivisor(
-      division(literal("118", ScalarType::Int), ScalarType::Double)));
+      division(literal("118", ScalarType::Int), ScalarType::LongDouble)));
   EXPECT_FALSE(constantDivisor(division(literal("0", ScalarType::Int))));
   EXPECT_FALSE(constantDivisor(division(literal("2097152", ScalarType::Int))));
   Expr N;
@@ -76,10 +82,145 @@ TEST(ConstantDivision, HelpersCollectedOnceInOrder) {
   Expr Outer = division(literal("7.0f", ScalarType::Float));
   Outer.Args[0] = Sum;
   std::vector<ConstantDivisor> Found;
-  collectConstantDivisors(Outer, Found);
+  StencilAnalysis A;
+  collectConstantDivisors(A, Outer, Found);
   ASSERT_EQ(Found.size(), 2u);
   EXPECT_EQ(Found[0].Helper, "an5d_div_7");
   EXPECT_EQ(Found[1].Helper, "an5d_div_3");
+}
+
+TEST(ConstantDivision, NoHelpersUnderFastMath) {
+  // --fast-math divides approximately (nvcc --use_fast_math): a helper
+  // would only cost.
+  StencilAnalysis A;
+  A.FastMath = true;
+  Expr D = division(literal("7", ScalarType::Int));
+  EXPECT_FALSE(helperDivisor(A, D));
+  std::vector<ConstantDivisor> Found;
+  collectConstantDivisors(A, D, Found);
+  EXPECT_TRUE(Found.empty());
+}
+
+TEST(ConstantDivision, DoubleDivisorGetsHelper) {
+  std::optional<ConstantDivisor> D = constantDivisor(
+      division(literal("118", ScalarType::Int), ScalarType::Double));
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Type, ElemType::Double);
+  EXPECT_EQ(D->Helper, "an5d_ddiv_118");
+  EXPECT_EQ(D->Value, 118.0);
+  EXPECT_EQ(D->Reciprocal, 1.0 / 118.0);
+  std::optional<ConstantDivisor> Three = constantDivisor(
+      division(literal("3.0", ScalarType::Double), ScalarType::Double));
+  ASSERT_TRUE(Three);
+  EXPECT_EQ(Three->Helper, "an5d_ddiv_3");
+  // A float literal in a double division divides by its float value.
+  std::optional<ConstantDivisor> Tenth = constantDivisor(
+      division(literal("0.5f", ScalarType::Float), ScalarType::Double));
+  ASSERT_TRUE(Tenth);
+  EXPECT_EQ(Tenth->Helper, "an5d_ddiv_0p5");
+}
+
+// RN(1/49) and RN(1/75) are off by more than 2^-54 relatively, so RN(x * y)
+// need not be faithful and Markstein's theorem does not apply; 2^101 is
+// outside the divisor range the proof covers.
+TEST(ConstantDivision, DoubleDivisorWithoutProofDivides) {
+  EXPECT_FALSE(constantDivisor(
+      division(literal("49", ScalarType::Int), ScalarType::Double)));
+  EXPECT_FALSE(constantDivisor(
+      division(literal("75.0", ScalarType::Double), ScalarType::Double)));
+  EXPECT_FALSE(constantDivisor(
+      division(literal("0x1p101", ScalarType::Double), ScalarType::Double)));
+}
+
+double fromBits(uint64_t Bits) {
+  double D;
+  std::memcpy(&D, &Bits, sizeof D);
+  return D;
+}
+
+uint64_t bitsOf(double D) {
+  uint64_t Bits;
+  std::memcpy(&Bits, &D, sizeof Bits);
+  return Bits;
+}
+
+/// The double helper's arithmetic (lib/CodeGen/DivisionHelper.cpp): the
+/// sequence, and whether its range test lets it stand.
+double doubleSequence(const ConstantDivisor &D, double X, bool &Proved) {
+  double Q0 = X * D.Reciprocal;
+  double Q = std::copysign(
+      std::fma(std::fma(Q0, -D.Value, X), D.Reciprocal, Q0), Q0);
+  double A = std::fabs(Q0);
+  Proved = (A >= D.rangeLow() || X == 0.0) && A <= D.rangeHigh();
+  return Q;
+}
+
+// The proof of the double sequence (Markstein's theorem, ConstantDivision.cpp)
+// against IEEE division: for divisors with a helper, every dividend the
+// range test accepts gives x / c bit for bit. Dividends: random ones whose
+// quotients span the range and beyond, quotients just inside and outside
+// it, exact quotients and their neighbours, dividends whose quotient lies
+// next to a midpoint between two doubles, extreme significands, zeros,
+// subnormals, the largest doubles, infinities and NaN.
+TEST(ConstantDivision, DoubleSequenceIsIeeeDivision) {
+  const char *Divisors[] = {"118", "53",  "3",      "7",     "100",
+                            "1000", "11", "0.5",    "-2.5",  "6",
+                            "1e-30", "1e30", "0x1.8p-100", "-0x1p100"};
+  std::mt19937_64 Rng(20261125);
+  int64_t Checked = 0;
+  for (const char *Text : Divisors) {
+    std::optional<ConstantDivisor> D = constantDivisor(
+        division(literal(Text, ScalarType::Double), ScalarType::Double));
+    if (!D)
+      continue; // no helper: nothing to prove (some of the list have none)
+    double C = D->Value;
+    std::vector<double> X = {0.0, -0.0, DBL_MIN, -DBL_MIN, DBL_TRUE_MIN,
+                             DBL_MAX, -DBL_MAX, INFINITY, -INFINITY, NAN};
+    for (double Edge : {D->rangeLow(), D->rangeHigh()})
+      for (double Q : {Edge, std::nextafter(Edge, 0.0),
+                       std::nextafter(Edge, INFINITY)})
+        X.push_back(Q * C);
+    for (int E = -810; E <= 810; E += 7)
+      for (uint64_t M : {uint64_t(0), uint64_t(1), (uint64_t(1) << 52) - 1,
+                         uint64_t(1) << 51, (uint64_t(1) << 52) - 2})
+        X.push_back(std::ldexp(fromBits((uint64_t(1023) << 52) | M), E) * C);
+    for (int K = 1; K <= 2000; ++K) {
+      double Exact = C * K;
+      X.insert(X.end(), {Exact, std::nextafter(Exact, 0.0),
+                         std::nextafter(Exact, INFINITY), -Exact});
+    }
+    for (int K = 0; K < 200000; ++K) {
+      // A quotient near the midpoint of two doubles.
+      double F = std::ldexp(
+          fromBits((uint64_t(1023) << 52) | (Rng() >> 12)),
+          int(Rng() % 200) - 100);
+      double Mid = F + (std::nextafter(F, INFINITY) - F) / 2;
+      double Near = Mid * C;
+      X.insert(X.end(), {Near, std::nextafter(Near, 0.0),
+                         std::nextafter(Near, INFINITY)});
+    }
+    for (int K = 0; K < 1000000; ++K) {
+      // Any significand and sign, quotients in [2^-830, 2^830].
+      uint64_t Exponent = uint64_t(1023 - 830 + int(Rng() % 1661));
+      double Q = fromBits((Rng() & (uint64_t(1) << 63)) | (Exponent << 52) |
+                          (Rng() >> 12));
+      X.push_back(Q * C);
+    }
+    int64_t Proved = 0;
+    for (double V : X) {
+      bool InRange = false;
+      double Q = doubleSequence(*D, V, InRange);
+      if (!InRange)
+        continue;
+      ++Proved;
+      ASSERT_EQ(bitsOf(Q), bitsOf(V / C))
+          << std::hexfloat << V << " / " << C << ": " << Q << " instead of "
+          << V / C;
+    }
+    EXPECT_GT(Proved, int64_t(X.size() * 9 / 10)) << Text;
+    Checked += Proved;
+  }
+  EXPECT_GT(Checked, int64_t(10000000));
 }
 
 } // namespace

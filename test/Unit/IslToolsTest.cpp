@@ -92,3 +92,43 @@ TEST(Associativity, TermReadingTwoPlanesIsNot) {
   // but the same product within one plane is fine
   EXPECT_TRUE(associativeForm(U, {1, 1}).has_value());
 }
+
+TEST(Associativity, FactorDistributedOnlyWhenAllowed) {
+  // r0 + 0.5 * (r1 - (r2 + r3) / 3) with reads on planes 0, -1, 0, 1: the
+  // scaled sum reads three planes; distributing 0.5 and / 3 (reassociation,
+  // --fast-math) splits it into per-plane terms.
+  Expr Inner = bin("/", bin("+", read(2), read(3)), lit("3"));
+  Expr U = bin("+", read(0), bin("*", lit("0.5"), bin("-", read(1), Inner)));
+  std::vector<int64_t> Planes = {0, -1, 0, 1};
+  EXPECT_FALSE(associativeForm(U, Planes).has_value());
+  auto F = associativeForm(U, Planes, nullptr, true);
+  ASSERT_TRUE(F.has_value());
+  ASSERT_EQ(F->Terms.size(), 4u);
+  EXPECT_FALSE(F->Terms[0].Distributed);
+  // 0.5 * (r1), then -(0.5 * ((r2) / 3)) and -(0.5 * ((r3) / 3)).
+  const int64_t Plane[] = {0, -1, 0, 1};
+  const bool Negated[] = {false, false, true, true};
+  for (unsigned K = 0; K < 4; ++K) {
+    EXPECT_EQ(F->Terms[K].Plane, Plane[K]) << K;
+    EXPECT_EQ(F->Terms[K].Negated, Negated[K]) << K;
+  }
+  for (unsigned K = 1; K < 4; ++K) {
+    ASSERT_TRUE(F->Terms[K].Distributed) << K;
+    const Expr &T = *F->Terms[K].E;
+    EXPECT_EQ(T.K, Expr::Binary);
+    EXPECT_EQ(T.Text, "*");
+    EXPECT_EQ(T.Args[0].Text, "0.5");
+    std::vector<unsigned> Reads;
+    collectReads(T, Reads);
+    EXPECT_EQ(Reads, std::vector<unsigned>{K});
+  }
+  EXPECT_EQ(F->Terms[3].E->Args[1].Args[0].Text, "/");
+}
+
+TEST(Associativity, ProductOfRowsNotDistributed) {
+  // (r0 + r1) * r2 over three planes: neither factor is free of reads.
+  Expr U = bin("*", bin("+", read(0), read(1)), read(2));
+  const Expr *Bad = nullptr;
+  EXPECT_FALSE(associativeForm(bin("+", lit("1"), U), {-1, 0, 1}, &Bad, true));
+  EXPECT_NE(Bad, nullptr);
+}

@@ -324,7 +324,9 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
     M->dump(llvm::outs());
     return 0;
   }
-  std::optional<StencilAnalysis> A = analyzeStencil(*S, *M, D);
+  AnalysisOptions AO;
+  AO.FastMath = O.FastMath;
+  std::optional<StencilAnalysis> A = analyzeStencil(*S, *M, D, AO);
   if (!A)
     return 1;
   if (O.Dump == DumpStage::Stencil) {

@@ -40,6 +40,7 @@ struct DriverOptions {
   std::optional<bool> SmVec;         // --sm-vec (default false)
   std::optional<int> Prefetch;       // --prefetch (default: the plan's, 2)
   std::optional<bool> AsyncPrefetch; // --async-prefetch (default true)
+  bool FastMath = false;             // --fast-math
   std::string Gpu = "H100";          // --gpu
   std::optional<std::string> Size;   // --size
   bool Model = false;                // --model

@@ -122,6 +122,14 @@ cl::opt<bool> AsyncPrefetch(
              "(default; --async-prefetch=false reads into registers)"),
     cl::init(true), cl::cat(Category));
 
+cl::opt<bool> FastMath(
+    "fast-math",
+    cl::desc("nvcc's --use_fast_math: approximate float division and sqrt, "
+             "flush subnormals to zero, and let an5dc reassociate the update "
+             "(the associative kernel then distributes factors over sums); "
+             "results may differ from the C loop in the last bits"),
+    cl::init(false), cl::cat(Category));
+
 cl::opt<std::string> Gpu(
     "gpu",
     cl::desc("GPU to plan and build for: its limits (threads, registers, "
@@ -236,6 +244,7 @@ DriverOptions driverOptions(FrontendOptions Frontend) {
   O.SmVec = given<bool>(SmVec);
   O.Prefetch = given<int>(Prefetch);
   O.AsyncPrefetch = given<bool>(AsyncPrefetch);
+  O.FastMath = FastMath;
   O.Gpu = Gpu;
   O.Size = given<std::string>(SizeOpt);
   O.Model = ModelOpt;
