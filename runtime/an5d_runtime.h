@@ -271,6 +271,41 @@ long an5d_timed_run(void *grid, size_t bytes, long steps, Run run) {
   return launches;
 }
 
+// --- Checked launches -------------------------------------------------------
+
+// Runs `launches` launches through run(from, unproved): run makes launches
+// from .. launches - 1 (the ones before only advance its plane and step)
+// and passes `unproved` to each. With check, the kernels run in their fast
+// form and record in *unproved the first launch where a division met a
+// value outside its proved range; the launches after it leave the planes
+// alone, so that launch and the rest run again with the exact kernels
+// (unproved NULL). Returns the launches made.
+template <typename Run>
+long an5d_checked_launches(int check, long launches, Run run) {
+  if (!check || launches <= 0) {
+    run(0L, (unsigned long long *)NULL);
+    return launches;
+  }
+  unsigned long long *unproved = NULL;
+  AN5D_CHECK(cudaMalloc((void **)&unproved, sizeof *unproved));
+  AN5D_CHECK(cudaMemset(unproved, 0xFF, sizeof *unproved)); // none yet
+  run(0L, unproved);
+  unsigned long long first = 0;
+  AN5D_CHECK(cudaMemcpy(&first, unproved, sizeof first,
+                        cudaMemcpyDeviceToHost));
+  AN5D_CHECK(cudaFree(unproved));
+  if (first >= (unsigned long long)launches)
+    return launches;
+  const char *verbose = getenv("AN5D_VERBOSE");
+  if (verbose != NULL && atoi(verbose) > 0)
+    fprintf(stderr,
+            "an5d: launch %llu of %ld met a value outside a division's fast "
+            "range: it and the %ld after it run again, exactly\n",
+            first, launches, launches - 1 - (long)first);
+  run((long)first, (unsigned long long *)NULL);
+  return launches + (launches - (long)first);
+}
+
 // --- AN5D_VERIFY ------------------------------------------------------------
 
 // A copy of both planes for the CPU reference run.

@@ -6,7 +6,7 @@ A test names what it checks in one line:
     # KERNEL-SECTION: <kernel name> <first phase> <phases>
 
 and its first RUN line runs `%an5dc <args> --dump=kernel | FileCheck %s`.
-This script runs build/bin/an5dc with those arguments, cuts the named
+This script runs build/bin/an5dc ($AN5DC if set) with those arguments, cuts the named
 kernel's dump from the start of phase <first phase> for <phases> phases and
 rewrites the CHECK lines (CHECK-LABEL on the kernel, CHECK on the phase,
 CHECK-NEXT for each operation after it). Everything above the first CHECK
@@ -14,6 +14,7 @@ line is kept.
 
     scripts/update_kernel_checks.py test/CodeGen/kernel-dump-*.test
 """
+import os
 import pathlib
 import re
 import shlex
@@ -77,6 +78,6 @@ def update(path, an5dc):
 
 
 if __name__ == "__main__":
-    an5dc = str(ROOT / "build" / "bin" / "an5dc")
+    an5dc = os.environ.get("AN5DC") or str(ROOT / "build" / "bin" / "an5dc")
     for p in sys.argv[1:]:
         update(pathlib.Path(p), an5dc)

@@ -134,11 +134,13 @@ void writeCoefficientTable(CodeWriter &W, const CoefficientTable &T);
 /// entry, and every call argument whose type differs from the callee's
 /// parameter type given an explicit cast, so that C++ overloads compute what
 /// C computes (sqrt(float) is double in C). A's divisions by a constant
-/// call their exact helper (helperDivisor).
+/// call their exact helper (helperDivisor); Checked calls its checked form
+/// (writeDivisionHelpers), which records a value outside the proved range in
+/// the caller's an5d_unproved.
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
                         const std::map<std::string, std::string> &ScalarName,
                         const CoefficientTable &Coefs,
-                        const StencilAnalysis &A);
+                        const StencilAnalysis &A, bool Checked = false);
 
 /// A power-of-ten tolerance as the generated code spells it: "1e-4".
 std::string toleranceLiteral(double Tolerance);
@@ -149,8 +151,12 @@ void writeVerifyNote(CodeWriter &W, const Plan &P);
 
 /// Writes the device functions of Divisors (analysis results, see
 /// Analysis.h) and the warp vote they share; nothing when there are none.
+/// Checked: each helper is a template on an5d_checked, whose true form only
+/// records in its flag argument that a lane left the proved range (the host
+/// then redoes the launch with the false form, the exact one with the vote).
 void writeDivisionHelpers(CodeWriter &W,
-                          const std::vector<ConstantDivisor> &Divisors);
+                          const std::vector<ConstantDivisor> &Divisors,
+                          bool Checked = false);
 
 } // namespace an5d
 

@@ -210,6 +210,8 @@ struct ExprSpelling {
   /// Where set and returning a name for a '/' node, the division prints as
   /// name(dividend) instead.
   std::function<std::string(const Expr &Division)> DivisionHelper;
+  /// Printed after the dividend in such a call: ", an5d_unproved".
+  std::string DivisionHelperArgs;
   /// Where set, called for each floating literal whose value C uses as a
   /// double (a double literal, or a float one that a double operation
   /// converts); a non-empty result prints instead of the literal.

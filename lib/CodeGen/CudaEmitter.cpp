@@ -167,6 +167,14 @@ void Emitter::header() {
          "many launches as steps modulo 2,");
   W.line("//   so both planes end as the C loop leaves them. Grid sizes and "
          "the step count are run-time values.");
+  if (checkedPlan()) {
+    W.line("// Divisions: exact. In memory the kernels skip the division "
+           "helpers' warp vote; a launch that");
+    W.line("//   meets a value outside a helper's proved range (subnormal, "
+           "huge, infinite, NaN) runs again");
+    W.line("//   with it, and so do the launches after it "
+           "(an5d_checked_launches; AN5D_VERBOSE=1 says so).");
+  }
   headerFooter();
 }
 
@@ -480,7 +488,8 @@ void Emitter::boundaryHelper() {
 void Emitter::divisionHelpers() {
   Divisors.clear();
   collectConstantDivisors(A, S.Update, Divisors);
-  writeDivisionHelpers(W, Divisors);
+  Checked = checkedPlan();
+  writeDivisionHelpers(W, Divisors, Checked);
 }
 
 // --- 6. The user's program ----------------------------------------------------------
@@ -726,7 +735,7 @@ void Emitter::tuner() {
   for (size_t I = 0; I < K; ++I)
     W.line("case " + str(I) + ": return an5d_config_" + str(I) +
            "::an5d_steps(grid, t_first, steps" + gridArgs() + scalarArgs() +
-           ");");
+           (fileChecks() ? ", check" : "") + ");");
   W.line("default: break;");
   W.line("}");
   W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");

@@ -4,7 +4,10 @@
 // double (lib/Analysis/ConstantDivision.cpp has the sequence and its
 // proofs). The proved sequence runs on every lane with no branch around it;
 // a range test and one warp vote send a warp to the IEEE division only when
-// one of its lanes holds a value the proof does not cover.
+// one of its lanes holds a value the proof does not cover. In checked form
+// the fast instantiation has no vote and no branch: the test only sets the
+// caller's flag, and the host redoes a flagged launch with the exact
+// instantiation (an5d_checked_launches), so nvcc can interleave updates.
 //
 //===----------------------------------------------------------------------===//
 #include "an5d/CodeGen.h"
@@ -39,7 +42,8 @@ std::string doubleLiteral(double D) {
 } // namespace
 
 void an5d::writeDivisionHelpers(CodeWriter &W,
-                                const std::vector<ConstantDivisor> &Divisors) {
+                                const std::vector<ConstantDivisor> &Divisors,
+                                bool Checked) {
   if (Divisors.empty())
     return;
   W.line("// True on every lane when P holds on some lane of the warp that "
@@ -72,8 +76,15 @@ void an5d::writeDivisionHelpers(CodeWriter &W,
            "takes the division, and");
     W.line("// that lane its quotient: the branch is the same on all lanes "
            "and no lane waits for another.");
+    if (Checked) {
+      W.line("// an5d_checked: no vote and no branch; a lane outside the "
+             "range sets an5d_unproved, and");
+      W.line("// the host runs the launch again with an5d_checked false "
+             "(an5d_checked_launches).");
+      W.line("template <bool an5d_checked>");
+    }
     W.line("__device__ __forceinline__ " + T + " " + D.Helper + "(" + T +
-           " x)");
+           " x" + (Checked ? ", bool &an5d_unproved" : "") + ")");
     W.open("");
     W.line("const " + T + " q0 = x * " + Rc + ";");
     W.line(T + " q = copysign" + Suffix + "(fma" + Suffix + "(fma" + Suffix +
@@ -82,7 +93,15 @@ void an5d::writeDivisionHelpers(CodeWriter &W,
     W.line("const bool proved = (a >= " + literal(D.rangeLow()) +
            " || x == " + (F ? "0.0f" : "0.0") + ") && a <= " +
            literal(D.rangeHigh()) + ";");
-    W.open("if (AN5D_ANY_LANE(!proved))");
+    if (Checked) {
+      W.line("if (an5d_checked)");
+      W.indent();
+      W.line("an5d_unproved = an5d_unproved || !proved;");
+      W.dedent();
+      W.open("else if (AN5D_ANY_LANE(!proved))");
+    } else {
+      W.open("if (AN5D_ANY_LANE(!proved))");
+    }
     W.line("const " + T + " divided = x / " + C + ";");
     W.line("q = proved ? q : divided;");
     W.close();

@@ -467,6 +467,41 @@ private:
                                int64_t Phase);
   std::vector<std::string> scalarArgList() const;
 
+  // Checked launches (CheckedLaunches.cpp): the scalar N.5D kernels of a
+  // stencil with exact division helpers come in two instantiations,
+  // an5d_checked true (no warp vote; a value outside the proved range only
+  // sets a flag) and false (exact); the host redoes a flagged launch and
+  // the ones after it with the exact one.
+  /// Whether the update calls an exact division helper: then every
+  /// an5d_steps of the file takes `check`, which only checked plans use.
+  bool fileChecks() const;
+  /// This plan's kernels are checked: fileChecks() and a scalar N.5D plan.
+  bool checkedPlan() const;
+  /// scalarParams() and, when Checked (and Uses), the flag the helpers set.
+  std::string deviceParams(bool Uses = true) const;
+  /// scalarArgList() and, when Checked (and Uses), that flag.
+  std::vector<std::string> deviceArgList(bool Uses = true) const;
+  /// Fn, or Fn<an5d_checked> when Checked (and Uses).
+  std::string checkedName(const std::string &Fn, bool Uses = true) const;
+  /// "template <bool an5d_checked>" before a device function, when Checked
+  /// (and Uses).
+  void checkedTemplate(bool Uses = true);
+  /// Whether the associative kernel's terms (an5d_accumulate) divide
+  /// through a helper; an5d_finish may while they do not.
+  bool termsDivide() const;
+  /// Whether an5d_finish does: its outer division or its factor.
+  bool finishDivides() const;
+  /// The kernel's extra parameters when Checked: the flag word and the
+  /// launch's index.
+  std::string checkedKernelParams() const;
+  /// First in a checked kernel: leave the planes alone after a flagged
+  /// launch; the thread's flag.
+  void checkedKernelBegin();
+  /// Last in a checked kernel: a flagged thread records its launch.
+  void checkedKernelEnd();
+  /// The kernel to launch: both instantiations, picked by the flag word.
+  std::string checkedKernel(const std::string &Kernel) const;
+
   // Parameter lists.
   /// Parameters and arguments of an5d_steps after grid, t_first, steps.
   std::string stepsParams() const;
@@ -501,6 +536,8 @@ private:
   std::string Fn;
   /// Float divisions by a constant printed through an exact helper.
   std::vector<ConstantDivisor> Divisors;
+  /// This plan's kernels are checked (checkedPlan(), set with Divisors).
+  bool Checked = false;
   std::map<std::string, std::string> ScalarName;
   CoefficientTable Coefs;
   CodeWriter Own;

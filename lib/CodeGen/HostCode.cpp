@@ -39,7 +39,7 @@ void Emitter::launchFunction() {
          "both.");
   W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
          Elem + " *grid, int in_plane, int bnd_plane" + gridParams() +
-         scalarParams() + ")");
+         scalarParams() + checkedKernelParams() + ")");
   W.open("");
   W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
   for (unsigned Dm = 1; Dm < N; ++Dm)
@@ -102,24 +102,25 @@ void Emitter::launchFunction() {
       (N == 2 ? std::string("stream_blocks, 1")
               : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
                     ", stream_blocks");
+  std::string Flag = Checked ? ", an5d_unproved_launch, an5d_launch" : "";
   std::string Args = ", grid, in_plane, bnd_plane, tiles, block_y0" +
                      std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
-                     scalarArgs() + ");";
+                     scalarArgs() + Flag + ");";
   std::string EdgeArgs = ", grid, in_plane, bnd_plane, tiles, block_y0" +
-                         gridArgs() + scalarArgs() + ");";
+                         gridArgs() + scalarArgs() + Flag + ");";
   W.line("// A grid of more than AN5D_MAX_GRID_YZ blocks along y or z runs in "
          "parts (an5d_launch_parts):");
   W.line("// the kernels add block_y0 and block_z0 to blockIdx.y and z.");
   eachDegree([&](const KernelPlan &K) {
     W.line("an5d_launch_parts(edge, stream_blocks, 1, \"the edge tiles\", "
            "[&](dim3 blocks, int block_y0, int) {");
-    W.line("  AN5D_LAUNCH(" + kernelName(K.Degree, true) +
+    W.line("  AN5D_LAUNCH(" + checkedKernel(kernelName(K.Degree, true)) +
            ", blocks, block, AN5D_SM_BYTES, streams->edge" + EdgeArgs);
     W.line("});");
     W.line("an5d_launch_parts(" + InteriorBlocks + ", \"the interior tiles "
            "along " + Inner + "\", [&](dim3 blocks, int block_y0, int" +
            (N == 3 ? " block_z0" : "") + ") {");
-    W.line("  AN5D_LAUNCH(" + kernelName(K.Degree, false) +
+    W.line("  AN5D_LAUNCH(" + checkedKernel(kernelName(K.Degree, false)) +
            ", blocks, block, AN5D_SM_BYTES, 0" + Args);
     W.line("});");
   });
@@ -142,7 +143,7 @@ std::vector<std::string> Emitter::kernelNames() const {
 }
 
 std::string Emitter::stepsParams() const {
-  return gridParams() + scalarParams();
+  return gridParams() + scalarParams() + (fileChecks() ? ", int check" : "");
 }
 
 std::string Emitter::stepsArgs() const {
@@ -151,16 +152,23 @@ std::string Emitter::stepsArgs() const {
     Args += ", (int)" + Ext[Dm];
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  return Args + scalarArgs();
+  // The in-memory run checks (an5d_checked_launches).
+  return Args + scalarArgs() + (fileChecks() ? ", 1" : "");
 }
 
 void Emitter::stepsFunctionHead() {
   W.line("// Runs time steps t_first .. t_first + steps - 1 on the device "
          "planes `grid`;");
   W.line("// returns the number of launches.");
+  if (fileChecks())
+    W.line("// check: run the checked kernels, and the launches they flag "
+           "again exactly (an5d_checked_launches).");
   W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
          stepsParams() + ")");
   W.open("");
+  if (fileChecks() && !checkedPlan())
+    W.line("(void)check; // this plan's kernels divide exactly: nothing to "
+           "check");
   sharedMemoryOptIn();
 }
 
@@ -192,17 +200,43 @@ void Emitter::stepsFunction() {
     W.line("const long launches = schedule.full + schedule.tail_count;");
     W.line("an5d_streams streams;");
     W.line("an5d_streams_create(&streams);");
-    W.line("long step = t_first;");
-    W.open("for (long launch = 0; launch < launches; ++launch)");
-    W.line("const int degree = launch < schedule.full ? AN5D_BT : "
-           "schedule.tail[launch - schedule.full];");
-    W.line("an5d_launch(degree, &streams, grid, in_plane, an5d_read_plane(step, " +
-           Shift + ")" + Args + ");");
-    W.line("step += degree;");
-    W.line("in_plane ^= 1;");
-    W.close();
-    W.line("an5d_streams_destroy(&streams);");
-    W.line("return launches;");
+    if (!Checked) {
+      W.line("long step = t_first;");
+      W.open("for (long launch = 0; launch < launches; ++launch)");
+      W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+             "schedule.tail[launch - schedule.full];");
+      W.line("an5d_launch(degree, &streams, grid, in_plane, "
+             "an5d_read_plane(step, " + Shift + ")" + Args + ");");
+      W.line("step += degree;");
+      W.line("in_plane ^= 1;");
+      W.close();
+      W.line("an5d_streams_destroy(&streams);");
+      W.line("return launches;");
+    } else {
+      W.line("// Launches from .. launches - 1; the ones before only advance "
+             "the plane and the step.");
+      W.line("const long made = an5d_checked_launches(check, launches, "
+             "[&](long from, unsigned long long *an5d_unproved_launch) {");
+      W.indent();
+      W.line("int launch_plane = in_plane;");
+      W.line("long step = t_first;");
+      W.open("for (long launch = 0; launch < launches; ++launch)");
+      W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+             "schedule.tail[launch - schedule.full];");
+      W.line("if (launch >= from)");
+      W.indent();
+      W.line("an5d_launch(degree, &streams, grid, launch_plane, "
+             "an5d_read_plane(step, " + Shift + ")" + Args +
+             ", an5d_unproved_launch, launch);");
+      W.dedent();
+      W.line("step += degree;");
+      W.line("launch_plane ^= 1;");
+      W.close();
+      W.dedent();
+      W.line("});");
+      W.line("an5d_streams_destroy(&streams);");
+      W.line("return made;");
+    }
   }
   W.close();
   W.line("");
@@ -214,8 +248,13 @@ void Emitter::sharedMemoryOptIn() {
   W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
          " KiB of dynamic shared memory needs an opt-in.");
   for (const std::string &Kernel : kernelNames())
-    W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
-           ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+    for (const char *Form : {"<true>", "<false>"}) {
+      W.line("AN5D_CHECK(cudaFuncSetAttribute(" + Kernel +
+             (Checked ? Form : "") +
+             ", cudaFuncAttributeMaxDynamicSharedMemorySize, AN5D_SM_BYTES));");
+      if (!Checked)
+        break;
+    }
 }
 
 /// Both time planes between the host and `grid` (both planes, PlaneCells
@@ -355,6 +394,9 @@ void Emitter::outOfCore() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   Args += scalarArgs();
+  // Slabs and chunks run exact kernels: a redo would need the host's sync.
+  if (fileChecks())
+    Args += ", 0";
   std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
                                  : "host, host + (size_t)" + Ext[0] + " * " +

@@ -167,12 +167,13 @@ void Emitter::generalUpdateFunction() {
     W.line("// caller passes that cell's register, or else its read from "
            "shared memory.");
   }
+  checkedTemplate();
   W.line("__device__ __forceinline__ " + Elem + " an5d_update(" +
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
-         Own + scalarParams() + ")");
+         Own + deviceParams() + ")");
   W.open("");
-  W.line("return " + printUpdate(S.Update, Reads, ScalarName, Coefs, A) +
-         ";");
+  W.line("return " +
+         printUpdate(S.Update, Reads, ScalarName, Coefs, A, Checked) + ";");
   W.close();
   W.line("");
 }
@@ -202,7 +203,8 @@ void Emitter::assocFunctions() {
     bool Started = PI != 0;
     auto add = [&](const AssociativeForm::Term &T) {
       PendingTerm PT;
-      std::string Term = printUpdate(*T.E, Reads, ScalarName, Coefs, A);
+      std::string Term =
+          printUpdate(*T.E, Reads, ScalarName, Coefs, A, Checked);
       std::string Sum = "acc_" + offsetName(Planes[PI]);
       if (!Started)
         PT.Text = Sum + " = " + (T.Negated ? "-(" + Term + ")" : Term) + ";";
@@ -261,8 +263,9 @@ void Emitter::assocFunctions() {
     Params += ", " + Acc + " &acc_" + offsetName(Pl);
   for (const std::vector<int64_t> &O : InThread)
     Params += ", " + Elem + " " + neighbourName(O);
+  checkedTemplate(termsDivide());
   W.line("__device__ __forceinline__ void an5d_accumulate(" + Params +
-         scalarParams() + ")");
+         deviceParams(termsDivide()) + ")");
   W.open("");
   std::vector<std::vector<int64_t>> Loaded = InThread;
   std::vector<size_t> Next(Planes.size(), 0);
@@ -300,12 +303,14 @@ void Emitter::assocFunctions() {
       F.Outer ? helperDivisor(A, *F.Outer) : std::nullopt;
   std::string Finish = "acc";
   if (Exact)
-    Finish = Exact->Helper + "(acc)";
+    Finish = checkedName(Exact->Helper) + "(acc" +
+             (Checked ? ", an5d_unproved" : "") + ")";
   else if (!F.OuterOp.empty())
     Finish = "acc " + F.OuterOp + " (" +
-             printUpdate(*F.Factor, {}, ScalarName, Coefs, A) + ")";
+             printUpdate(*F.Factor, {}, ScalarName, Coefs, A, Checked) + ")";
+  checkedTemplate(finishDivides());
   W.line("__device__ __forceinline__ " + Elem + " an5d_finish(" + Acc +
-         " acc" + scalarParams() + ")");
+         " acc" + deviceParams(finishDivides()) + ")");
   W.open("");
   W.line("return " + Finish + ";");
   W.close();
@@ -659,11 +664,16 @@ void Emitter::kernelOf(const KernelPlan &K) {
   W.line("// block_y0" + std::string(N == 3 && !EdgeTiles ? ", block_z0" : "") +
          ": the launch part's first block along y" +
          (N == 3 && !EdgeTiles ? " and z" : "") + " (an5d_launch_parts).");
+  if (Checked)
+    W.line("// an5d_checked: see an5d_checked_launches; an5d_launch: this "
+           "launch's index.");
+  checkedTemplate();
   W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
          "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles, "
          "int block_y0" + (N == 3 && !EdgeTiles ? ", int block_z0" : "") +
-         gridParams() + scalarParams() + ")");
+         gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");
+  checkedKernelBegin();
   beginKernel(kernelName(D, EdgeTiles));
   // The set-up's read-ahead copies test what the first loop below does.
   Checks = EdgeTiles ? Tests::Cells : Tests::Rows;
@@ -682,6 +692,7 @@ void Emitter::kernelOf(const KernelPlan &K) {
     end();
   }
   endKernel();
+  checkedKernelEnd();
   W.close();
   W.line("");
 }

@@ -155,7 +155,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     KernelOp &C = op(KernelOpKind::Compute);
     C.Type = Elem;
     C.Dst = valueName();
-    C.Src = "an5d_update";
+    C.Src = checkedName("an5d_update");
     C.Args = {SharedRows.empty() ? std::string("NULL") : Buf, colOf()};
     C.Reads = Shared;
     for (int64_t O = -P.Lo[0]; O <= P.Hi[0]; ++O) {
@@ -166,7 +166,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
       C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
     }
-    for (std::string &A : scalarArgList())
+    for (std::string &A : deviceArgList())
       C.Args.push_back(std::move(A));
     C.Writes = {regValue(valueName(), Level, RowOff)};
     Values.push_back({valueName(), C.Writes});
@@ -227,7 +227,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
   std::vector<CellValue> Values;
   eachCell([&] {
     KernelOp &C = op(KernelOpKind::Compute);
-    C.Src = "an5d_accumulate";
+    C.Src = checkedName("an5d_accumulate", termsDivide());
     if (!P.scalar().SharedRows.empty()) {
       C.Args = {Buf, colOf()};
       C.Reads.push_back(InBuf);
@@ -250,7 +250,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
       C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
     }
-    for (std::string &A : scalarArgList())
+    for (std::string &A : deviceArgList(termsDivide()))
       C.Args.push_back(std::move(A));
     C.Note = "rows " + Rows;
     // The row completing is Row, hi_0 rows behind the arriving one. Its sum
@@ -260,11 +260,11 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     std::string Acc = accName(Level, mod(Phase - P.Hi[0], P.Ring));
     Operand Sum = regValue(Acc, Level, RowOff, Planes.size());
     std::vector<std::string> Args = {Acc};
-    for (std::string &A : scalarArgList())
+    for (std::string &A : deviceArgList(finishDivides()))
       Args.push_back(std::move(A));
     // One cell uses its result once: no name needed.
     if (P.Cells == 1) {
-      std::string Finish = "an5d_finish(";
+      std::string Finish = checkedName("an5d_finish", finishDivides()) + "(";
       for (size_t I = 0; I < Args.size(); ++I)
         Finish += (I ? ", " : "") + Args[I];
       Values.push_back({Finish + ")", {Sum}});
@@ -273,7 +273,7 @@ void Emitter::assocStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
     KernelOp &Fin = op(KernelOpKind::Compute);
     Fin.Type = Elem;
     Fin.Dst = valueName();
-    Fin.Src = "an5d_finish";
+    Fin.Src = checkedName("an5d_finish", finishDivides());
     Fin.Args = std::move(Args);
     Fin.Reads = {Sum};
     Fin.Writes = {regValue(valueName(), Level, RowOff)};

@@ -18,15 +18,19 @@ std::string an5d::printUpdate(const Expr &E,
                               const std::vector<std::string> &ReadText,
                               const std::map<std::string, std::string> &ScalarName,
                               const CoefficientTable &Coefs,
-                              const StencilAnalysis &A) {
+                              const StencilAnalysis &A, bool Checked) {
   ExprSpelling Spell;
   Spell.ReadText = ReadText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
-  Spell.DivisionHelper = [&A](const Expr &Division) {
+  Spell.DivisionHelper = [&A, Checked](const Expr &Division) {
     std::optional<ConstantDivisor> D = helperDivisor(A, Division);
-    return D ? D->Helper : std::string();
+    if (!D)
+      return std::string();
+    return Checked ? D->Helper + "<an5d_checked>" : D->Helper;
   };
+  if (Checked)
+    Spell.DivisionHelperArgs = ", an5d_unproved";
   Spell.DoubleLiteral = [&Coefs](const Expr &Literal) {
     return Coefs.nameOf(Literal);
   };

@@ -175,7 +175,7 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
         Out += Helper + "(";
         printExprTo(Dividend.K == Expr::Paren ? Dividend.Args[0] : Dividend,
                     Spell, Out, E.Type == ScalarType::Double);
-        Out += ")";
+        Out += Spell.DivisionHelperArgs + ")";
         return;
       }
     }

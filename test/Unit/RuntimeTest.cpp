@@ -269,6 +269,36 @@ TEST(RuntimeTest, TimedRunRepeatsFromTheSamePlanes) {
   cudaFree(Grid);
 }
 
+// A run whose launch 3 of 8 is flagged: the checked pass makes every launch
+// (each after the flag sees it and would leave the planes alone), then
+// launches 3 .. 7 run again unchecked; without check, one unchecked pass.
+TEST(RuntimeTest, CheckedLaunchesRedoFromTheFlaggedLaunch) {
+  std::vector<std::pair<long, bool>> Calls; // (from, checked)
+  auto Run = [&](long From, unsigned long long *Unproved) {
+    Calls.push_back({From, Unproved != nullptr});
+    if (Unproved != nullptr)
+      for (long L = From; L < 8; ++L)
+        if (L == 3 || L == 5) // what a kernel's atomicMin would leave
+          *Unproved = *Unproved < (unsigned long long)L ? *Unproved : L;
+  };
+  EXPECT_EQ(an5d_checked_launches(1, 8, Run), 8 + 5);
+  ASSERT_EQ(Calls.size(), 2u);
+  EXPECT_EQ(Calls[0], std::make_pair(0L, true));
+  EXPECT_EQ(Calls[1], std::make_pair(3L, false));
+  Calls.clear();
+  EXPECT_EQ(an5d_checked_launches(0, 8, Run), 8);
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(Calls[0], std::make_pair(0L, false));
+  // No flag: one checked pass.
+  Calls.clear();
+  auto Clean = [&](long From, unsigned long long *Unproved) {
+    Calls.push_back({From, Unproved != nullptr});
+  };
+  EXPECT_EQ(an5d_checked_launches(1, 8, Clean), 8);
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(Calls[0], std::make_pair(0L, true));
+}
+
 // One part of a split launch: its grid and first blocks along y and z.
 struct Part {
   unsigned X, Y, Z;
