@@ -153,8 +153,11 @@ def count(path, args, tmp):
                           universal_newlines=True, check=True).stdout
     if args.keep:
         open(os.path.join(args.keep, os.path.basename(base) + ".sass"), "w").write(sass)
-    kernel = next((n for n in functions(sass)
-                   if re.match(r"_Z\d+an5d_kernel_deg%d\D" % bt, n)), None)
+    # A checked file's kernels are templates: count the fast (checked)
+    # instantiation, an5d_kernel_deg<bt><true>.
+    named = [n for n in functions(sass)
+             if re.match(r"_Z\d+an5d_kernel_deg%d\D" % bt, n)]
+    kernel = next((n for n in named if "ILb1E" in n), named[0] if named else None)
     if kernel is None:
         return "%s: no interior kernel of degree %d" % (path, bt)
     label_at = labels(sass, kernel)
