@@ -64,10 +64,11 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
 
 /// The header's account of a plan the model chose.
 std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
-                        const ProblemSize &Size, const std::string &Fixed,
-                        size_t Rank, size_t Count) {
+                        const std::string &GpuOrigin, const ProblemSize &Size,
+                        const std::string &Fixed, size_t Rank, size_t Count) {
   std::string Text =
       "chosen by the performance model (an5dc --model) for " + D.Name +
+      (GpuOrigin.empty() ? "" : " (" + GpuOrigin + ")") +
       ", grid " + sizeText(Size) + (Fixed.empty() ? "" : ", " + Fixed) +
       (Count > 1 ? "; candidate " + std::to_string(Rank + 1) + " of " +
                        std::to_string(Count)
@@ -279,7 +280,8 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       bool Planned = !makePlan(S, A, optionsOf(Ranking[I], Scalar), P);
       assert(Planned && "the model ranks only configurations that plan");
       (void)Planned;
-      P.Origin = modelOrigin(Ranking[I], *Dev, Size, Fixed, I, Count);
+      P.Origin = modelOrigin(Ranking[I], *Dev, O.GpuOrigin, Size, Fixed, I,
+                             Count);
       Plans.push_back(P);
       Predictions.push_back(Ranking[I]);
     }

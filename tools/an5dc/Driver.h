@@ -42,6 +42,9 @@ struct DriverOptions {
   std::optional<bool> AsyncPrefetch; // --async-prefetch (default true)
   bool FastMath = false;             // --fast-math
   std::string Gpu = "H100";          // --gpu
+  /// Where Gpu came from when --gpu was not given and a GPU is visible
+  /// ("the visible GPU, NVIDIA H200"), for the header; else empty.
+  std::string GpuOrigin;
   std::optional<std::string> Size;   // --size
   bool Model = false;                // --model
   bool ModelCsv = false;             // --model-csv

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 #include "OutputFile.h"
+#include "VisibleGpu.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -134,7 +135,8 @@ cl::opt<std::string> Gpu(
     "gpu",
     cl::desc("GPU to plan and build for: its limits (threads, registers, "
              "shared memory), the build line's -arch and the performance "
-             "model's figures: H100 (default), H200, A100, V100, P100"),
+             "model's figures: H100, H200, A100, V100, P100 (default: the "
+             "GPU nvidia-smi lists first, else H100)"),
     cl::value_desc("NAME"), cl::init("H100"), cl::cat(Category));
 cl::opt<std::string> SizeOpt(
     "size",
@@ -246,6 +248,19 @@ DriverOptions driverOptions(FrontendOptions Frontend) {
   O.AsyncPrefetch = given<bool>(AsyncPrefetch);
   O.FastMath = FastMath;
   O.Gpu = Gpu;
+  // No --gpu: the GPU of this machine, when nvidia-smi shows a known one.
+  if (Gpu.getNumOccurrences() == 0)
+    if (std::optional<std::string> Seen = visibleGpuName()) {
+      std::string Name = tableNameOf(*Seen);
+      if (Name.empty())
+        llvm::errs() << "an5dc: warning: the visible GPU '" << *Seen
+                     << "' is not one the model knows; planning for " << O.Gpu
+                     << " (--gpu picks another)\n";
+      else {
+        O.Gpu = Name;
+        O.GpuOrigin = "the visible GPU, " + *Seen;
+      }
+    }
   O.Size = given<std::string>(SizeOpt);
   O.Model = ModelOpt;
   O.ModelCsv = ModelCsv;
