@@ -101,9 +101,16 @@ void Emitter::checkedKernelEnd() {
   W.dedent();
 }
 
-std::string Emitter::checkedKernel(const std::string &Kernel) const {
-  if (!Checked)
-    return Kernel;
-  return "(an5d_unproved_launch != NULL ? " + Kernel + "<true> : " + Kernel +
-         "<false>)";
+void Emitter::launchChecked(const std::string &Kernel,
+                            const std::string &Rest) {
+  W.indent();
+  if (!Checked) {
+    W.line("AN5D_LAUNCH(" + Kernel + Rest);
+  } else {
+    W.line("if (an5d_unproved_launch != NULL)");
+    W.line("  AN5D_LAUNCH(" + Kernel + "<true>" + Rest);
+    W.line("else");
+    W.line("  AN5D_LAUNCH(" + Kernel + "<false>" + Rest);
+  }
+  W.dedent();
 }

@@ -499,8 +499,9 @@ private:
   void checkedKernelBegin();
   /// Last in a checked kernel: a flagged thread records its launch.
   void checkedKernelEnd();
-  /// The kernel to launch: both instantiations, picked by the flag word.
-  std::string checkedKernel(const std::string &Kernel) const;
+  /// AN5D_LAUNCH(Kernel + Rest, one level in: of the checked form when
+  /// there is a flag word, else of the exact one.
+  void launchChecked(const std::string &Kernel, const std::string &Rest);
 
   // Parameter lists.
   /// Parameters and arguments of an5d_steps after grid, t_first, steps.

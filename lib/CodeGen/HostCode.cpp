@@ -114,14 +114,14 @@ void Emitter::launchFunction() {
   eachDegree([&](const KernelPlan &K) {
     W.line("an5d_launch_parts(edge, stream_blocks, 1, \"the edge tiles\", "
            "[&](dim3 blocks, int block_y0, int) {");
-    W.line("  AN5D_LAUNCH(" + checkedKernel(kernelName(K.Degree, true)) +
-           ", blocks, block, AN5D_SM_BYTES, streams->edge" + EdgeArgs);
+    launchChecked(kernelName(K.Degree, true),
+                  ", blocks, block, AN5D_SM_BYTES, streams->edge" + EdgeArgs);
     W.line("});");
     W.line("an5d_launch_parts(" + InteriorBlocks + ", \"the interior tiles "
            "along " + Inner + "\", [&](dim3 blocks, int block_y0, int" +
            (N == 3 ? " block_z0" : "") + ") {");
-    W.line("  AN5D_LAUNCH(" + checkedKernel(kernelName(K.Degree, false)) +
-           ", blocks, block, AN5D_SM_BYTES, 0" + Args);
+    launchChecked(kernelName(K.Degree, false),
+                  ", blocks, block, AN5D_SM_BYTES, 0" + Args);
     W.line("});");
   });
   W.line("an5d_edge_end(streams, edge);");
