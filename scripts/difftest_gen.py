@@ -507,9 +507,10 @@ def render(p):
         L.append("  %s *buf = (%s *)malloc(sizeof(%s) * %s * cells);" % (elem, elem, elem, planes))
         L.append("  if (buf == NULL)")
         L.append("    return 1;")
-    L.append("  for (long c = 0; c < %s * cells; c++)" % planes)
-    L.append("    buf[c] = (%s)(c < cells ? ((c * 7 + 3) %% 17) / 16.0 + 0.25"
-             " : ((c * 5 + 1) %% 11) / 16.0 - 0.25);" % elem)
+    # harness_cell, not c: a scalar of the program may be a macro named c.
+    L.append("  for (long harness_cell = 0; harness_cell < %s * cells; harness_cell++)" % planes)
+    L.append("    buf[harness_cell] = (%s)(harness_cell < cells ? ((harness_cell * 7 + 3) %% 17) / 16.0 + 0.25"
+             " : ((harness_cell * 5 + 1) %% 11) / 16.0 - 0.25);" % elem)
     if p["decl"] == "main-vla":
         L.append("  %s (*%s)%s = (%s (*)%s)buf;" % (elem, p["array"], ext, elem, ext))
     if in_main:
