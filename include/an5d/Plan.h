@@ -314,9 +314,10 @@ struct PlanError {
 /// nullopt. The naive scheme reads only --min-blocks. makePlan calls it
 /// first; the driver calls it once before planning, so that an option error
 /// is reported as one even where the model's search would only find
-/// nothing to rank.
+/// nothing to rank. UserDims: the dimensions the program has, for messages
+/// (a 1D stencil plans as 2D; 0: Dims).
 std::optional<PlanError> checkOptions(const PlanOptions &Opts, unsigned Dims,
-                                      ElemType Elem);
+                                      ElemType Elem, unsigned UserDims = 0);
 
 /// The block sizes of an N.5D plan of Opts, array order (as Plan::BS): -bS,
 /// one size for both dimensions in 3D, or the default (128; 32x32).

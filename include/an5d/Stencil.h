@@ -92,7 +92,9 @@ struct Access {
   bool SignedRemainder = true;
   std::vector<AffineExpr> Space; // one per spatial dimension
   clang::SourceRange Range;
-  std::string str(const std::string &Array) const;
+  /// "A[(t + 1) % 2][i][j]"; Skip leaves out the first spatial subscripts
+  /// (a 1D stencil's virtual row, Stencil::VirtualDims, in messages).
+  std::string str(const std::string &Array, unsigned Skip = 0) const;
 };
 
 /// Scalars are type names of the C values the update computes with.
@@ -170,6 +172,9 @@ struct Stencil {
   /// before the loop (the program may read it after); "" otherwise.
   std::string SwapTemp;
   std::vector<Loop> Space; // outermost (streaming) first
+  /// Leading spatial dimensions an5dc added and the user's code does not
+  /// have: 1 for a 1D stencil, run as 2D with one row (an5d_row).
+  unsigned VirtualDims = 0;
   std::vector<std::string> Params; // symbolic sizes, in order of appearance
   std::vector<ScalarVar> Scalars;
   Access Write;

@@ -37,9 +37,10 @@ std::string arrayVars(const Stencil &S) {
 
 /// "[i][j]": the cell's own index, in the user's iterator names.
 std::string cellIndex(const Stencil &S) {
+  // As the user writes it: without a 1D stencil's virtual row.
   std::string Idx;
-  for (const Loop &L : S.Space)
-    Idx += "[" + L.Iter + "]";
+  for (size_t D = S.VirtualDims; D < S.Space.size(); ++D)
+    Idx += "[" + S.Space[D].Iter + "]";
   return Idx;
 }
 
@@ -269,7 +270,7 @@ bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src
   D.warning(Src.Range, "cannot prove this " + What + " stays inside '" +
                            Name + "' for every size:" + Where +
                            " (for " + When + ")");
-  A.BoundsNotes.push_back(What + " " + Src.str(S.Array.Name) +
+  A.BoundsNotes.push_back(What + " " + Src.str(S.Array.Name, S.VirtualDims) +
                           " may be outside for " + When);
   return true;
 }

@@ -466,6 +466,13 @@ private:
                                const std::string &Buf, int64_t Level,
                                int64_t Phase);
   std::vector<std::string> scalarArgList() const;
+  /// "2D ", or for a 1D stencil "1D (as 2D with one row, " + It[0] + ") ".
+  std::string dimsText() const {
+    if (!S.VirtualDims)
+      return std::to_string(N) + "D ";
+    return std::to_string(N - S.VirtualDims) + "D (as " + std::to_string(N) +
+           "D with one row, " + It[0] + ") ";
+  }
 
   // Checked launches (CheckedLaunches.cpp): the scalar N.5D kernels of a
   // stencil with exact division helpers come in two instantiations,

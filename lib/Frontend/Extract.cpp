@@ -256,14 +256,14 @@ bool Extractor::collectNest(const clang::Stmt *Top,
   if (Loops.empty()) {
     D.error(Reject::NotALoopNest, Top->getSourceRange(),
             "the scop region must hold a 'for' loop nest: a time loop around "
-            "2 or 3 spatial loops");
+            "1, 2 or 3 spatial loops");
     return false;
   }
-  if (Loops.size() != 3 && Loops.size() != 4) {
+  if (Loops.size() < 2 || Loops.size() > 4) {
     D.error(Reject::Dimensionality, Loops[0]->getSourceRange(),
             "found " + std::to_string(Loops.size()) +
-                " nested loops; an5dc handles a time loop around 2 or 3 "
-                "spatial loops (a 2D or 3D grid)");
+                " nested loops; an5dc handles a time loop around 1, 2 or 3 "
+                "spatial loops (a 1D, 2D or 3D grid)");
     return false;
   }
   Body = Cur;
@@ -454,7 +454,50 @@ std::optional<Stencil> Extractor::run() {
     finishTwoArrays();
   if (S.Form == StencilForm::PointerSwap && !finishPointerSwap())
     return std::nullopt;
+  if (S.Space.size() == 1 && !liftOneDimension())
+    return std::nullopt;
   return std::move(S);
+}
+
+// A 1D stencil runs as a 2D one whose outer (streaming) dimension holds one
+// row: a loop an5d_row = 0 .. 0 in front of the user's, the subscript
+// an5d_row first in every access, extent 1 first in every array. The layout
+// in memory is the user's, so the host copies and the kernels need nothing
+// else; the kernels block the user's dimension and stream one row.
+bool Extractor::liftOneDimension() {
+  for (const ArrayInfo &A : S.PlaneArrays)
+    if (A.Form == ArrayForm::FlatPointer || A.Extents.empty() ||
+        !A.Extents.back()) {
+      D.error(Reject::Dimensionality, S.Space[0].Range,
+              "a 1D stencil over pointers swapped in the time loop is not "
+              "handled yet; write it with one array and a plane index, "
+              "'A[(t + 1) % 2][i]', or two arrays in turn with declared "
+              "extents, 'double A[N], B[N]'");
+      return false;
+    }
+  const std::string Row = "an5d_row";
+  Loop L;
+  L.Iter = Row;
+  L.Lower = AffineExpr::constant(0);
+  L.Upper = AffineExpr::constant(0);
+  L.Range = S.Space[0].Range;
+  S.Space.insert(S.Space.begin(), L);
+  S.VirtualDims = 1;
+  auto lift = [&](Access &A) {
+    A.Space.insert(A.Space.begin(), AffineExpr::symbol(Row));
+  };
+  lift(S.Write);
+  for (Access &R : S.Reads)
+    lift(R);
+  auto addExtent = [](ArrayInfo &A, size_t At) {
+    A.Extents.insert(A.Extents.begin() + At, AffineExpr::constant(1));
+    A.ExtentText.insert(A.ExtentText.begin() + At, "1");
+  };
+  // The plane dimension first, then the new one (InPlace too: its one plane).
+  addExtent(S.Array, 1);
+  for (ArrayInfo &A : S.PlaneArrays)
+    addExtent(A, 0);
+  return true;
 }
 
 std::optional<Stencil> an5d::extractStencil(SourceSession &Session) {

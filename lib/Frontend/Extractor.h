@@ -97,6 +97,8 @@ private:
   bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
   bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
   bool finishPointerSwap();
+  /// 1D: the stencil as 2D with one row (Extract.cpp).
+  bool liftOneDimension();
 
   // Flat pointers indexed 'out[i * m + j]' (ExtractFlat.cpp).
   bool isFlatPointer(const clang::VarDecl *V);

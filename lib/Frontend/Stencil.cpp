@@ -92,14 +92,14 @@ std::string AffineExpr::str(std::string (*Rename)(const std::string &)) const {
   return OS.str();
 }
 
-std::string Access::str(const std::string &Array) const {
+std::string Access::str(const std::string &Array, unsigned Skip) const {
   std::string Plane = TimeBase.str();
   if (TimeBase.Constant != 0 || TimeBase.Coeffs.size() != 1)
     Plane = "(" + Plane + ")";
   std::string S = Modulus == 1 ? Array
                  : Array + "[" + Plane + " % " + std::to_string(Modulus) + "]";
-  for (const AffineExpr &E : Space)
-    S += "[" + E.str() + "]";
+  for (size_t D = Skip; D < Space.size(); ++D)
+    S += "[" + Space[D].str() + "]";
   return S;
 }
 

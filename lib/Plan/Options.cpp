@@ -26,7 +26,8 @@ std::vector<int64_t> an5d::planBlockSizes(const PlanOptions &Opts,
 }
 
 std::optional<PlanError> an5d::checkOptions(const PlanOptions &Opts,
-                                            unsigned Dims, ElemType Elem) {
+                                            unsigned Dims, ElemType Elem,
+                                            unsigned UserDims) {
   using Kind = PlanError::Kind;
   auto error = [](Kind K, const char *Option, std::string Message) {
     return std::optional<PlanError>(
@@ -62,7 +63,8 @@ std::optional<PlanError> an5d::checkOptions(const PlanOptions &Opts,
                  "-bS takes " +
                      std::string(Blocked == 1 ? "one size"
                                               : "one or two sizes (X,Y)") +
-                     " for a " + std::to_string(Dims) + "D stencil, got " +
+                     " for a " + std::to_string(UserDims ? UserDims : Dims) +
+                     "D stencil, got " +
                      std::to_string(User.size()));
   if (Opts.Cells < 1 || Opts.Cells > MaxCells)
     return error(Kind::OutOfRange, "--cells",

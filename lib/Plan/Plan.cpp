@@ -409,7 +409,8 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
   P.Run = Opts.Run;
-  if (std::optional<PlanError> E = checkOptions(Opts, P.Dims, P.Elem)) {
+  if (std::optional<PlanError> E = checkOptions(
+          Opts, P.Dims, P.Elem, S.numSpaceDims() - S.VirtualDims)) {
     Error = *E;
     return false;
   }

@@ -205,12 +205,19 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
                  const StencilAnalysis &A, const PlanOptions &PO,
                  const DeviceSpec *Dev, std::vector<Plan> &Plans,
                  std::vector<Prediction> &Predictions) {
+  // A 1D stencil is planned as 2D with one row: its size is 1 x N
+  // (default N = 2^24, the cells of a 4096^2 grid).
+  const unsigned UserDims = S.numSpaceDims() - S.VirtualDims;
   ProblemSize Size = paperSize(S.numSpaceDims());
+  if (S.VirtualDims)
+    Size.Extent = {1, int64_t(1) << 24};
   std::string Error;
-  if (O.Size && !parseProblemSize(*O.Size, S.numSpaceDims(), Size, Error)) {
+  if (O.Size && !parseProblemSize(*O.Size, UserDims, Size, Error)) {
     llvm::errs() << "an5dc: error: " << Error << "\n";
     return false;
   }
+  if (S.VirtualDims && Size.Extent.size() == UserDims)
+    Size.Extent.insert(Size.Extent.begin(), S.VirtualDims, 1);
   unsigned Autotune = O.Autotune.value_or(0);
   bool Listing = O.Model || O.ModelCsv;
   if (PO.Run == Scheme::Naive && (Listing || Autotune)) {
@@ -419,7 +426,8 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
     return 1;
   PO.Gpu = Dev;
   if (std::optional<PlanError> E =
-          checkOptions(PO, S->numSpaceDims(), S->Elem)) {
+          checkOptions(PO, S->numSpaceDims(), S->Elem,
+                       S->numSpaceDims() - S->VirtualDims)) {
     llvm::errs() << "an5dc: error: " << E->Message << "\n";
     return 1;
   }
