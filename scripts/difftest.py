@@ -89,7 +89,7 @@ def draw_flags(rng, p, f):
         flags.append("--opt=" + k)
     bt = rng.choice([1, 1, 2, 2, 3, 4])
     flags += ["-bT", str(bt)]
-    if p["dims"] == 2:
+    if p["dims"] <= 2:
         if rng.random() < 0.8:
             flags += ["-bS", str(rng.choice([8, 16, 16, 24, 32, 64]))]
     elif rng.random() < 0.8:
@@ -115,7 +115,7 @@ def draw_flags(rng, p, f):
 def draw_runs(rng, p, count, max2d, max3d, max_steps):
     """count runs (sizes, t0, steps): the first on a tiny grid, the step
     counts 0, 1, 2 and odd and even larger ones."""
-    top = max2d if p["dims"] == 2 else max3d
+    top = max2d if p["dims"] <= 2 else max3d
     bound = gen.steps_bound(p)
     limit = min(max_steps, bound) if bound else max_steps
     runs = []
@@ -517,7 +517,10 @@ def write_failure(out, seed, index, kind, p, flags, run, detail, original, tools
 def plan(args, index):
     """Program index of the seed, its option sets and runs."""
     rng = random.Random("%d:%d" % (args.seed, index))
-    p = gen.generate(rng, args.max2d, args.max3d)
+    # One 2D program in five becomes 1D (its own stream: the others are
+    # drawn as before 1D stencils were accepted).
+    one_d = random.Random("%d:%d:1d" % (args.seed, index)).random() < 0.2
+    p = gen.generate(rng, args.max2d, args.max3d, one_d)
     f = gen.facts(p)
     sets = []
     for _ in range(args.sets + SPARE_SETS):

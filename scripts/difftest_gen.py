@@ -2,7 +2,7 @@
 (a dict that json can save), drawn by generate(rng, ...) and printed as C
 by render(prog). Standard library only.
 
-Every program is one an5dc accepts (docs/user-guide.md): a 2D or 3D Jacobi
+Every program is one an5dc accepts (docs/user-guide.md): a 1D, 2D or 3D Jacobi
 update of one float or double array, in one of the accepted declaration
 forms, with values that stay bounded: the initial cells lie in
 [-0.25, 1.25], and every update is a signed sum of terms whose bounds
@@ -80,11 +80,11 @@ def pick_weighted(rng, table):
 
 def draw_offsets(rng, dims, shape):
     """A list of distinct read offsets (tuples, streaming dimension first)."""
-    rmax = 3 if dims == 2 else 2
+    rmax = 3 if dims <= 2 else 2
     def r():
         return rng.choice([0, 1, 1, 1, 2, 2, rmax])
     offs = set()
-    want = rng.randint(1, 7 if dims == 2 else 9)
+    want = rng.randint(1, 7 if dims <= 2 else 9)
     tries = 0
     while len(offs) < want and tries < 100:
         tries += 1
@@ -167,9 +167,13 @@ def term_weight(t):
     return t["w"]
 
 
-def generate(rng, max2d=40, max3d=12):
-    """One random valid program (a dict)."""
+def generate(rng, max2d=40, max3d=12, one_d=False):
+    """One random valid program (a dict); one_d turns a 2D draw into a 1D
+    program (decided outside rng, so that the other programs stay as they
+    were drawn before 1D stencils were accepted)."""
     dims = rng.choice([2, 2, 3])
+    if one_d and dims == 2:
+        dims = 1
     p = {"dims": dims}
     p["elem"] = rng.choice(["float", "float", "double"])
     p["typedef"] = rng.random() < 0.3
@@ -177,7 +181,7 @@ def generate(rng, max2d=40, max3d=12):
     p["decl"] = rng.choice(DECLS)
     p["fixed"] = None
     if p["decl"].startswith("fixed"):
-        top = max2d if dims == 2 else max3d
+        top = max2d if dims <= 2 else max3d
         p["fixed"] = [rng.choice([1, 2, 3, rng.randint(4, top), rng.randint(4, top)])
                       for _ in range(dims)]
     p["planes"] = 3 if p["decl"] == "fixed-global" and rng.random() < 0.3 else 2
