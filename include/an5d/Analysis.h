@@ -38,6 +38,10 @@ struct AssociativeForm {
   std::string OuterOp;
   const Expr *Factor = nullptr;
   const Expr *Outer = nullptr; // the '/' or '*' node that applies Factor
+  /// The sum the terms make (the update, or Outer's other operand): its C
+  /// type is the partial sums' (float terms add in float even when a double
+  /// factor scales their sum).
+  const Expr *Sum = nullptr;
 };
 
 /// How the analysis may treat the update's arithmetic.

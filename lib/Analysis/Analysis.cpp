@@ -551,6 +551,7 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
     F.Outer = Body;
     Body = &Body->Args[1];
   }
+  F.Sum = Body;
   const Expr *Bad = nullptr;
   std::vector<Scale> Scales;
   if (!collectTerms(Body, false, ReadPlane, F, Bad, Distribute, Scales)) {

@@ -38,7 +38,11 @@ std::string Emitter::neighbourName(const std::vector<int64_t> &O) const {
 }
 
 std::string Emitter::accType() const {
-  ScalarType T = S.Update.Type;
+  // The sum's own type, not the update's: C adds the terms of
+  // 'w * (a + b + c)' in float when they are float, whatever w's type.
+  ScalarType T = A.Associative && A.Associative->Sum
+                     ? A.Associative->Sum->Type
+                     : S.Update.Type;
   if (T == ScalarType::Float || T == ScalarType::Double ||
       T == ScalarType::LongDouble)
     return scalarTypeName(T);
