@@ -280,8 +280,20 @@ def facts(p):
     reads = [o for t in p["terms"] for o in t["reads"]]
     diag_free = all(o[0] == 0 or all(v == 0 for v in o[1:]) for o in reads)
     assoc = all(len({o[0] for o in t["reads"]}) <= 1 for t in p["terms"])
+    # The partial sums add constant terms first, then the rows in increasing
+    # order: bit for bit C's sums only when C's order is that order (else
+    # --opt=assoc reassociates, with a warning, and auto does not choose it).
+    exact, seen, last = assoc, False, 0
+    for t in p["terms"]:
+        if not t["reads"]:
+            exact = exact and not seen
+            continue
+        plane = t["reads"][0][0]
+        exact = exact and not (seen and plane < last)
+        seen, last = True, plane
     above = bool(reads) and all(o[0] < 0 for o in reads)
-    return {"diag_free": diag_free, "assoc": assoc, "rows_above_only": above}
+    return {"diag_free": diag_free, "assoc": assoc, "assoc_exact": exact,
+            "rows_above_only": above}
 
 
 def steps_bound(p):

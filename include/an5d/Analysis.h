@@ -42,6 +42,12 @@ struct AssociativeForm {
   /// type is the partial sums' (float terms add in float even when a double
   /// factor scales their sum).
   const Expr *Sum = nullptr;
+  /// The partial sums add constant terms first, then each plane's terms as
+  /// the plane arrives (increasing order); C adds them in source order. The
+  /// first term whose place differs (a later plane's or a read's came
+  /// before it), or null: then the kernel adds exactly as C does. Always
+  /// null under --fast-math, which allows reassociation.
+  const Expr *OutOfOrder = nullptr;
 };
 
 /// How the analysis may treat the update's arithmetic.
@@ -137,7 +143,9 @@ std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,
 void collectReads(const Expr &E, std::vector<unsigned> &Out);
 
 /// Decomposes an update into per-plane terms; nullopt if some term reads
-/// several planes, with *Offending (when given) set to that term.
+/// several planes, with *Offending (when given) set to that term. Without
+/// Distribute (exact arithmetic) OutOfOrder names the first term that C
+/// adds out of the partial sums' order.
 /// ReadPlane gives each read's streaming offset. With Distribute (only
 /// under --fast-math: it reassociates), a factor that reads no cell is
 /// distributed over a sum whose terms read several planes: w * (a + b)

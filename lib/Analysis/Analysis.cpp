@@ -559,6 +559,23 @@ an5d::associativeForm(const Expr &Update, const std::vector<int64_t> &ReadPlane,
       *Offending = Bad;
     return std::nullopt;
   }
+  // Floating-point sums depend on their order: note where C's differs from
+  // the partial sums' (constants first, then planes in increasing order).
+  if (!Distribute) {
+    bool SeenArray = false;
+    int64_t Last = 0;
+    for (const AssociativeForm::Term &T : F.Terms) {
+      bool Early = T.ReadsArray ? SeenArray && T.Plane < Last : SeenArray;
+      if (Early) {
+        F.OutOfOrder = T.E;
+        break;
+      }
+      if (T.ReadsArray) {
+        SeenArray = true;
+        Last = T.Plane;
+      }
+    }
+  }
   return F;
 }
 

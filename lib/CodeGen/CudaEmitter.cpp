@@ -633,8 +633,12 @@ std::string Emitter::kernelDescription() const {
     return "star, rows above and below from registers, the current row "
            "through shared memory";
   case KernelKind::Assoc:
-    return "assoc, partial sums per row, the incoming row through shared "
-           "memory";
+    return std::string("assoc, partial sums per row, the incoming row "
+                       "through shared memory") +
+           (A.Associative && A.Associative->OutOfOrder
+                ? " (terms added in another order than C's: results may "
+                  "differ in the last bits)"
+                : "");
   default:
     return "none (general), every row of the reach through shared memory";
   }

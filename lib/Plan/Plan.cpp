@@ -65,7 +65,8 @@ std::vector<int64_t> an5d::naiveBlock(unsigned Dims) {
 KernelKind an5d::autoKernel(const StencilAnalysis &A) {
   if (A.DiagonalFree)
     return KernelKind::Star;
-  if (A.Associative)
+  // Only where its partial sums add as C does (--opt=assoc may reorder).
+  if (A.Associative && !A.Associative->OutOfOrder)
     return KernelKind::Assoc;
   return KernelKind::None;
 }

@@ -391,6 +391,15 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
       D.error(Reject::KernelNotApplicable, E->Where, E->Message);
       return 1;
     }
+    if (PO.Kernel == KernelKind::Assoc && A->Associative->OutOfOrder)
+      D.warning(A->Associative->OutOfOrder->Range,
+                "--opt=assoc adds the terms of each row of the streaming "
+                "dimension when the row arrives (terms that read no cell "
+                "first, then the rows in increasing order), but C adds this "
+                "term after one that comes later in that order: the sums "
+                "are reassociated and may differ from the C loop in the last "
+                "bits; write the terms in that order to keep C's results "
+                "(--opt=auto keeps them by not choosing this kernel)");
   }
   int VecK = O.VecK.value_or(1);
   if (PO.Run == Scheme::N5D && VecK > 1) {
