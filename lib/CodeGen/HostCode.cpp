@@ -200,43 +200,39 @@ void Emitter::stepsFunction() {
     W.line("const long launches = schedule.full + schedule.tail_count;");
     W.line("an5d_streams streams;");
     W.line("an5d_streams_create(&streams);");
-    if (!Checked) {
-      W.line("long step = t_first;");
-      W.open("for (long launch = 0; launch < launches; ++launch)");
-      W.line("const int degree = launch < schedule.full ? AN5D_BT : "
-             "schedule.tail[launch - schedule.full];");
-      W.line("an5d_launch(degree, &streams, grid, in_plane, "
-             "an5d_read_plane(step, " + Shift + ")" + Args + ");");
-      W.line("step += degree;");
-      W.line("in_plane ^= 1;");
-      W.close();
-      W.line("an5d_streams_destroy(&streams);");
-      W.line("return launches;");
-    } else {
+    // The launch loop; checked, it runs in an5d_checked_launches' lambda
+    // from launch `from` on (the ones before only advance plane and step).
+    std::string Plane = Checked ? "launch_plane" : "in_plane";
+    if (Checked) {
       W.line("// Launches from .. launches - 1; the ones before only advance "
              "the plane and the step.");
       W.line("const long made = an5d_checked_launches(check, launches, "
              "[&](long from, unsigned long long *an5d_unproved_launch) {");
       W.indent();
       W.line("int launch_plane = in_plane;");
-      W.line("long step = t_first;");
-      W.open("for (long launch = 0; launch < launches; ++launch)");
-      W.line("const int degree = launch < schedule.full ? AN5D_BT : "
-             "schedule.tail[launch - schedule.full];");
+    }
+    W.line("long step = t_first;");
+    W.open("for (long launch = 0; launch < launches; ++launch)");
+    W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+           "schedule.tail[launch - schedule.full];");
+    if (Checked) {
       W.line("if (launch >= from)");
       W.indent();
-      W.line("an5d_launch(degree, &streams, grid, launch_plane, "
-             "an5d_read_plane(step, " + Shift + ")" + Args +
-             ", an5d_unproved_launch, launch);");
+    }
+    W.line("an5d_launch(degree, &streams, grid, " + Plane +
+           ", an5d_read_plane(step, " + Shift + ")" + Args +
+           (Checked ? ", an5d_unproved_launch, launch" : "") + ");");
+    if (Checked)
       W.dedent();
-      W.line("step += degree;");
-      W.line("launch_plane ^= 1;");
-      W.close();
+    W.line("step += degree;");
+    W.line(Plane + " ^= 1;");
+    W.close();
+    if (Checked) {
       W.dedent();
       W.line("});");
-      W.line("an5d_streams_destroy(&streams);");
-      W.line("return made;");
     }
+    W.line("an5d_streams_destroy(&streams);");
+    W.line(Checked ? "return made;" : "return launches;");
   }
   W.close();
   W.line("");
