@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
 
+#include <cassert>
+
 #include "llvm/Support/Path.h"
 
 using namespace an5d;
@@ -465,16 +467,13 @@ std::optional<Stencil> Extractor::run() {
 // in memory is the user's, so the host copies and the kernels need nothing
 // else; the kernels block the user's dimension and stream one row.
 bool Extractor::liftOneDimension() {
-  for (const ArrayInfo &A : S.PlaneArrays)
-    if (A.Form == ArrayForm::FlatPointer || A.Extents.empty() ||
-        !A.Extents.back()) {
-      D.error(Reject::Dimensionality, S.Space[0].Range,
-              "a 1D stencil over pointers swapped in the time loop is not "
-              "handled yet; write it with one array and a plane index, "
-              "'A[(t + 1) % 2][i]', or two arrays in turn with declared "
-              "extents, 'double A[N], B[N]'");
-      return false;
-    }
+  // Earlier stages give every plane array its extent (a pointer swap's from
+  // the rows it accesses) and flat pointers need two dimensions.
+  for (const ArrayInfo &A : S.PlaneArrays) {
+    (void)A;
+    assert(A.Form != ArrayForm::FlatPointer && !A.Extents.empty() &&
+           A.Extents.back() && "a 1D plane array without its extent");
+  }
   const std::string Row = "an5d_row";
   Loop L;
   L.Iter = Row;
