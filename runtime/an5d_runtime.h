@@ -164,6 +164,48 @@ inline an5d_schedule an5d_launch_schedule(long steps, int bt) {
   return s;
 }
 
+// How a run of steps on a part of the grid may leave the planes, when the
+// next steps go on from them on the device (an5d_steps' `end`):
+#define AN5D_END_AS_C 0      // both planes as the C loop leaves them
+#define AN5D_END_OPEN 1      // the last step in either plane (*swapped says
+                             // which); the other plane's interior undefined
+#define AN5D_END_UNSWAPPED 2 // the last step in the plane the C loop leaves
+                             // it in; the other plane's interior undefined
+
+// The launches of `steps` >= 1 steps at degree bt from data in the plane
+// the C loop reads it from (swapped 0) or in the other one (1), ending as
+// `end` asks. AN5D_END_AS_C is an5d_launch_schedule (swapped must be 0).
+// The others take the fewest launches: steps / bt of bt and one of the
+// remainder; AN5D_END_UNSWAPPED then splits one launch (d - 1, 1) when the
+// data would end in the other plane. It ends swapped when launches + steps
+// + swapped is odd; with every launch of degree 1 (bt 1) it cannot split,
+// and it need not: such runs never swap.
+inline an5d_schedule an5d_end_schedule(long steps, int bt, int swapped,
+                                       int end) {
+  if (end == AN5D_END_AS_C)
+    return an5d_launch_schedule(steps, bt);
+  an5d_schedule s;
+  s.full = steps / bt;
+  s.tail_count = 0;
+  const int part = (int)(steps % bt);
+  const long launches = s.full + (part != 0);
+  if (end == AN5D_END_UNSWAPPED && (launches + steps + swapped) % 2 != 0) {
+    if (part >= 2) {
+      s.tail[s.tail_count++] = part - 1;
+      s.tail[s.tail_count++] = 1;
+      return s;
+    }
+    if (s.full > 0 && bt >= 2) {
+      --s.full;
+      s.tail[s.tail_count++] = bt - 1;
+      s.tail[s.tail_count++] = 1;
+    }
+  }
+  if (part != 0)
+    s.tail[s.tail_count++] = part;
+  return s;
+}
+
 // The vector-cell kernels' schedule: launches of degree bt while more than 2
 // steps remain, then one step per launch (at least 2 when steps >= 2), so
 // the plane not written last holds step t_last - 1. Returns the launches of

@@ -268,7 +268,8 @@ long an5d_ooc_chunk(an5d_ooc<T> *o, int s, long k, long t, long n, long lo,
                              cudaMemcpyHostToDevice, o->in));
   AN5D_CHECK(cudaEventRecord(o->sent[s], o->in));
   AN5D_CHECK(cudaStreamWaitEvent(0, o->sent[s], 0));
-  const long launches = run(device, rows, cf - lf, cl - lf, t, n);
+  const long launches =
+      run(device, rows, cf - lf, cl - lf, t, n, (int *)NULL, AN5D_END_AS_C);
   AN5D_CHECK(cudaEventRecord(o->computed[s], 0));
   AN5D_CHECK(cudaStreamWaitEvent(o->out, o->computed[s], 0));
   for (long q = 0; q < 2; ++q) {

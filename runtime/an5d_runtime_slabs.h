@@ -46,6 +46,13 @@ struct an5d_slab_plan {
   long count, exchange, halo_lo, halo_hi;
 };
 
+// The interior of one plane along the streaming dimension, seen as rows of
+// `width` cells: rows row_first .. row_first + rows - 1, columns
+// col_first .. col_first + cols - 1 (a 2D grid's plane is one row).
+struct an5d_plane_box {
+  long width, row_first, rows, col_first, cols;
+};
+
 // Slab s: it owns [*valid_first, *valid_end) and holds [*load_first,
 // *load_end) (its halos clipped to the grid) in its device buffer.
 inline void an5d_slab_span(const an5d_slab_plan *p, long planes, long s,
@@ -97,25 +104,49 @@ template <typename T> struct an5d_slab {
   cudaStream_t halos;
   cudaEvent_t computed; // this round's kernels are done
   cudaEvent_t received; // this round's halos have arrived
+  // With AN5D_TIMING: per round, timed events around its kernels (on stream
+  // 0, after the waits) and around its halo copies (on `halos`, after the
+  // waits); NULL otherwise.
+  cudaEvent_t *kernels_begin, *kernels_end, *copies_begin, *copies_end;
+  double pulled; // bytes its halo copies moved in
 };
 
-// Copies `rows` planes of both time planes from slab `from` (its plane
-// `at`, grid numbering) into slab `to`, on `to`'s halo stream.
+// Copies `rows` planes of time plane q (0 or 1) from slab `from` (its
+// plane `at`, grid numbering) into slab `to`, on `to`'s halo stream.
 template <typename T>
 void an5d_slab_pull(const an5d_slab<T> *from, an5d_slab<T> *to, long at,
-                    long rows, long cells) {
+                    long rows, long cells, int q) {
   if (rows <= 0)
     return;
-  for (long q = 0; q < 2; ++q) {
-    T *dst = to->grid + (q * to->rows + at - to->load_first) * cells;
-    const T *src = from->grid + (q * from->rows + at - from->load_first) * cells;
-    const size_t bytes = (size_t)rows * cells * sizeof(T);
-    if (from->device == to->device)
-      AN5D_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
-                                 to->halos));
-    else
-      AN5D_CHECK(cudaMemcpyPeerAsync(dst, to->device, src, from->device,
-                                     bytes, to->halos));
+  T *dst = to->grid + (q * to->rows + at - to->load_first) * cells;
+  const T *src = from->grid + (q * from->rows + at - from->load_first) * cells;
+  const size_t bytes = (size_t)rows * cells * sizeof(T);
+  to->pulled += (double)bytes;
+  if (from->device == to->device)
+    AN5D_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
+                               to->halos));
+  else
+    AN5D_CHECK(cudaMemcpyPeerAsync(dst, to->device, src, from->device, bytes,
+                                   to->halos));
+}
+
+// Copies the interior (`box`) of `count` planes from plane `at` (grid
+// numbering) of slab o's time plane q into its other time plane, on its
+// halo stream: the boundary cells of each time plane are the C loop's own
+// and stay.
+template <typename T>
+void an5d_slab_interior_copy(an5d_slab<T> *o, long at, long count, long cells,
+                             an5d_plane_box box, int q) {
+  const size_t pitch = (size_t)box.width * sizeof(T);
+  for (long e = at; e < at + count; ++e) {
+    const long offset = (e - o->load_first) * cells +
+                        box.row_first * box.width + box.col_first;
+    AN5D_CHECK(cudaMemcpy2DAsync(o->grid + (q ^ 1) * o->rows * cells + offset,
+                                 pitch, o->grid + q * o->rows * cells + offset,
+                                 pitch, (size_t)box.cols * sizeof(T),
+                                 (size_t)box.rows, cudaMemcpyDeviceToDevice,
+                                 o->halos));
+    o->pulled += (double)box.cols * box.rows * sizeof(T);
   }
 }
 
@@ -143,6 +174,76 @@ template <typename T> void an5d_slabs_free(an5d_slab<T> *slab, long n) {
     AN5D_CHECK(cudaEventDestroy(slab[s].computed));
     AN5D_CHECK(cudaEventDestroy(slab[s].received));
   }
+}
+
+// Creates the timed events of every slab for `rounds` rounds.
+template <typename T>
+void an5d_slabs_clock_open(an5d_slab<T> *slab, long n, long rounds) {
+  for (long s = 0; s < n; ++s) {
+    AN5D_CHECK(cudaSetDevice(slab[s].device));
+    cudaEvent_t **lists[4] = {&slab[s].kernels_begin, &slab[s].kernels_end,
+                              &slab[s].copies_begin, &slab[s].copies_end};
+    for (int l = 0; l < 4; ++l) {
+      *lists[l] = (cudaEvent_t *)calloc(rounds, sizeof(cudaEvent_t));
+      if (*lists[l] == NULL) {
+        fprintf(stderr, "an5d: out of host memory for the slab timing\n");
+        exit(1);
+      }
+      for (long r = 0; r < rounds; ++r)
+        AN5D_CHECK(cudaEventCreate(&(*lists[l])[r]));
+    }
+  }
+}
+
+// Prints, after the run, each slab's kernel and halo-copy time and how much
+// of the wall time `wall_ms` the busiest device's kernels leave uncovered:
+// what the exchanges cost that computation did not hide. Frees the events.
+template <typename T>
+void an5d_slabs_clock_say(an5d_slab<T> *slab, long n, long rounds,
+                          long exchanges, float wall_ms) {
+  // Slabs go round-robin over the devices, so a device index is below n.
+  double *busy = (double *)calloc(n, sizeof(double));
+  if (busy == NULL) {
+    fprintf(stderr, "an5d: out of host memory for the slab timing\n");
+    exit(1);
+  }
+  double busiest = 0.0;
+  for (long s = 0; s < n; ++s) {
+    an5d_slab<T> *o = &slab[s];
+    AN5D_CHECK(cudaSetDevice(o->device));
+    double kernels = 0.0, copies = 0.0;
+    for (long r = 0; r < rounds; ++r) {
+      float ms = 0.0f;
+      AN5D_CHECK(cudaEventElapsedTime(&ms, o->kernels_begin[r],
+                                      o->kernels_end[r]));
+      kernels += ms;
+      if (r < exchanges) {
+        AN5D_CHECK(cudaEventElapsedTime(&ms, o->copies_begin[r],
+                                        o->copies_end[r]));
+        copies += ms;
+      }
+    }
+    fprintf(stderr, "an5d timing: slab %ld (device %d): kernels %.3f ms; "
+                    "%ld halo exchanges of %.4g MB, %.3f ms each\n",
+            s, o->device, kernels, exchanges,
+            exchanges ? o->pulled / exchanges / 1e6 : 0.0,
+            exchanges ? copies / exchanges : 0.0);
+    busy[o->device] += kernels;
+    if (busy[o->device] > busiest)
+      busiest = busy[o->device];
+    cudaEvent_t *lists[4] = {o->kernels_begin, o->kernels_end, o->copies_begin,
+                             o->copies_end};
+    for (int l = 0; l < 4; ++l) {
+      for (long r = 0; r < rounds; ++r)
+        AN5D_CHECK(cudaEventDestroy(lists[l][r]));
+      free(lists[l]);
+    }
+  }
+  free(busy);
+  fprintf(stderr, "an5d timing: %.3f ms of the %.3f ms not covered by the "
+                  "busiest device's kernels (exchanges and waits not "
+                  "hidden)\n",
+          wall_ms - busiest > 0 ? wall_ms - busiest : 0.0, wall_ms);
 }
 
 // Places the slabs on the devices and allocates their buffers, streams and
@@ -213,38 +314,82 @@ void an5d_slabs_say(const an5d_slab<T> *slab, const an5d_slab_plan *p,
 }
 
 // One round: `n` steps from t on every slab (run as in an5d_out_of_core),
-// each slab's kernels after the halos it reads and after its neighbours
-// have read its planes (the previous round's `received` events), then, when
-// `exchange` is set, each slab's halos pulled from its neighbours on its own
-// stream once they and it are done. Nothing waits on the host: the copies
-// of one slab overlap the kernels of the others.
+// from data in the plane the C loop reads at t (*swapped 0) or the other
+// one (1), ending as `end` says (AN5D_END_*; *swapped then says where the
+// data of t + n is); each slab's kernels after the halos it reads and after
+// its neighbours have read its planes (the previous round's `received`
+// events). Then, when `exchange` is set, each slab's halos are pulled from
+// its neighbours on its own stream once they and it are done: the plane
+// holding t + n (q), and, when that is not the plane the C loop reads at
+// t + n, also the interior (`box`) of the slab's outermost planes into the
+// other plane, since the kernels read planes outside their interior from
+// the C loop's plane.
+// Nothing waits on the host: the copies of one slab overlap the kernels of
+// the others. `read_plane` is the C loop's plane of t + n; first .. last
+// the grid's interior planes.
 template <typename T, typename Run>
 long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
-                      long n, int after_exchange, int exchange, Run &run) {
+                      long n, long round, int after_exchange, int exchange,
+                      int *swapped, int end, int read_plane, long first,
+                      long last, an5d_plane_box box, Run &run) {
   long launches = 0;
+  int ran = 0, out = *swapped;
   for (long s = 0; s < count; ++s) {
     an5d_slab<T> *o = &slab[s];
     AN5D_CHECK(cudaSetDevice(o->device));
     if (after_exchange)
       for (long u = s > 0 ? s - 1 : 0; u <= s + 1 && u < count; ++u)
         AN5D_CHECK(cudaStreamWaitEvent(0, slab[u].received, 0));
-    if (o->run_first <= o->run_last)
-      launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n);
+    if (o->kernels_begin != NULL)
+      AN5D_CHECK(cudaEventRecord(o->kernels_begin[round], 0));
+    if (o->run_first <= o->run_last) {
+      int mine = *swapped;
+      launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
+                      &mine, end);
+      if (ran && mine != out) {
+        fprintf(stderr, "an5d: internal error: slabs ended a round in "
+                        "different planes\n");
+        exit(1);
+      }
+      out = mine;
+      ran = 1;
+    }
+    if (o->kernels_end != NULL)
+      AN5D_CHECK(cudaEventRecord(o->kernels_end[round], 0));
     AN5D_CHECK(cudaEventRecord(o->computed, 0));
   }
+  *swapped = out;
   if (!exchange)
     return launches;
+  const int q = read_plane ^ out;
   for (long s = 0; s < count; ++s) {
     an5d_slab<T> *o = &slab[s];
     AN5D_CHECK(cudaSetDevice(o->device));
     for (long u = s > 0 ? s - 1 : 0; u <= s + 1 && u < count; ++u)
       AN5D_CHECK(cudaStreamWaitEvent(o->halos, slab[u].computed, 0));
-    if (s > 0)
+    if (o->copies_begin != NULL)
+      AN5D_CHECK(cudaEventRecord(o->copies_begin[round], o->halos));
+    if (s > 0) {
       an5d_slab_pull(&slab[s - 1], o, o->load_first,
-                     o->valid_first - o->load_first, cells);
-    if (s + 1 < count)
+                     o->valid_first - o->load_first, cells, q);
+      if (out) { // the interior planes before run_first
+        const long lo = o->load_first > first ? o->load_first : first;
+        an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo,
+                                cells, box, q);
+      }
+    }
+    if (s + 1 < count) {
       an5d_slab_pull(&slab[s + 1], o, o->valid_end,
-                     o->load_end - o->valid_end, cells);
+                     o->load_end - o->valid_end, cells, q);
+      if (out) { // the interior planes after run_last
+        const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
+        an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
+                                hi - (o->load_first + o->run_last), cells,
+                                box, q);
+      }
+    }
+    if (o->copies_end != NULL)
+      AN5D_CHECK(cudaEventRecord(o->copies_end[round], o->halos));
     AN5D_CHECK(cudaEventRecord(o->received, o->halos));
   }
   return launches;
@@ -253,8 +398,13 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
 // Runs `steps` steps from t_first on the host grid `plane0`, `plane1` (as
 // for an5d_out_of_core: `planes` planes of `cells` cells, interior planes
 // first .. last, reach lo / hi along them, `run` the steps on a part of the
-// grid) in slabs on every GPU: AN5D_GPUS of them, or the default
-// (an5d_default_gpus). Returns 0, having done nothing, when that is one
+// grid, as an5d_slabs_round calls it) in slabs on every GPU: AN5D_GPUS of
+// them, or the default (an5d_default_gpus). Step s reads plane
+// an5d_read_plane(s, shift) in the C loop; `box` is the interior of a
+// plane. Rounds before the last two end
+// in whichever plane their fewest launches leave the data in
+// (AN5D_END_OPEN), the one before the last in the C loop's plane, and the
+// last as the C loop leaves both planes. Returns 0, having done nothing, when that is one
 // slab, or when the default's slabs do not fit the devices (the one-GPU
 // path, in memory or out of core, takes over); stops with a message, the
 // arrays unchanged, when AN5D_GPUS's slabs do not fit (out of core across
@@ -262,8 +412,8 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
 // multicast can take a host's shared GPUs out of service.
 template <typename T, typename Run>
 int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
-               long last, long lo, long hi, long bt, long t_first, long steps,
-               Run run) {
+               long last, long lo, long hi, long bt, int shift,
+               an5d_plane_box box, long t_first, long steps, Run run) {
   setenv("NCCL_NVLS_ENABLE", "0", 0);
   const long wanted = an5d_gpus_wanted();
   int devices = 0;
@@ -323,23 +473,35 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   }
   const char *timing = getenv("AN5D_TIMING");
   cudaEvent_t start = NULL, stop = NULL;
+  const long rounds = (steps + p.exchange - 1) / p.exchange;
   if (timing != NULL && atoi(timing) > 0) {
+    an5d_slabs_clock_open(slab, p.count, rounds);
     AN5D_CHECK(cudaSetDevice(slab[0].device));
     AN5D_CHECK(cudaEventCreate(&start));
     AN5D_CHECK(cudaEventCreate(&stop));
     AN5D_CHECK(cudaEventRecord(start, 0));
   }
   long launches = 0;
-  const long rounds = (steps + p.exchange - 1) / p.exchange;
+  int swapped = 0;
   for (long r = 0; r < rounds; ++r) {
     const long t = t_first + r * p.exchange;
     const long n = steps - r * p.exchange < p.exchange ? steps - r * p.exchange
                                                        : p.exchange;
+    const int end = r + 1 == rounds   ? AN5D_END_AS_C
+                    : r + 2 == rounds ? AN5D_END_UNSWAPPED
+                                      : AN5D_END_OPEN;
     if (an5d_verbose() >= 2)
       fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld\n",
               r + 1, rounds, t, t + n - 1);
-    launches += an5d_slabs_round(slab, p.count, cells, t, n, r > 0,
-                                 r + 1 < rounds, run);
+    launches += an5d_slabs_round(slab, p.count, cells, t, n, r, r > 0,
+                                 r + 1 < rounds, &swapped, end,
+                                 an5d_read_plane(t + n, shift), first, last,
+                                 box, run);
+    if (end != AN5D_END_OPEN && swapped) {
+      fprintf(stderr, "an5d: internal error: slab round %ld ended in the "
+                      "other plane\n", r + 1);
+      exit(1);
+    }
   }
   // The last round exchanges nothing: each slab's own planes go back.
   for (long s = 0; s < p.count; ++s) {
@@ -357,6 +519,7 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
             ms, p.count, steps, launches);
     AN5D_CHECK(cudaEventDestroy(start));
     AN5D_CHECK(cudaEventDestroy(stop));
+    an5d_slabs_clock_say(slab, p.count, rounds, rounds - 1, ms);
   }
   for (long s = 0; s < p.count; ++s) {
     const an5d_slab<T> *o = &slab[s];

@@ -211,6 +211,10 @@ private:
   /// One launch per step (naive scheme): an5d_steps calls its launch
   /// function, no degree schedule (vector cells: vecStepsFunction).
   bool oneStepLaunches() const { return P.Run == Scheme::Naive; }
+  /// an5d_steps may end with the data in the plane the C loop does not hold
+  /// it in (AN5D_END_OPEN): the N.5D launches of the scalar kernels. Naive
+  /// and vector-cell runs keep both planes as the C loop has them.
+  bool swapsPlanes() const { return !oneStepLaunches() && !P.vectorCells(); }
   void launchFunction();
   /// The opening of an5d_steps: comment, signature, the shared-memory
   /// opt-in; the caller closes it.

@@ -143,7 +143,8 @@ std::vector<std::string> Emitter::kernelNames() const {
 }
 
 std::string Emitter::stepsParams() const {
-  return gridParams() + scalarParams() + (fileChecks() ? ", int check" : "");
+  return gridParams() + scalarParams() + (fileChecks() ? ", int check" : "") +
+         ", int *swapped, int end";
 }
 
 std::string Emitter::stepsArgs() const {
@@ -152,8 +153,9 @@ std::string Emitter::stepsArgs() const {
     Args += ", (int)" + Ext[Dm];
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  // The in-memory run checks (an5d_checked_launches).
-  return Args + scalarArgs() + (fileChecks() ? ", 1" : "");
+  // The in-memory run checks (an5d_checked_launches) and ends as C does.
+  return Args + scalarArgs() + (fileChecks() ? ", 1" : "") +
+         ", (int *)NULL, AN5D_END_AS_C";
 }
 
 void Emitter::stepsFunctionHead() {
@@ -163,6 +165,18 @@ void Emitter::stepsFunctionHead() {
   if (fileChecks())
     W.line("// check: run the checked kernels, and the launches they flag "
            "again exactly (an5d_checked_launches).");
+  if (swapsPlanes()) {
+    W.line("// swapped: NULL, or *swapped 1 when step t_first's data is in the "
+           "plane the C loop does not");
+    W.line("// read it from; on return the same for t_first + steps, the run "
+           "having ended as `end` asks");
+    W.line("// (AN5D_END_*). NULL: both planes as the C loop has them at both "
+           "ends.");
+  } else {
+    W.line("// swapped, end: unused; these launches keep both planes as the C "
+           "loop has them (*swapped");
+    W.line("// must be, and stays, 0).");
+  }
   W.line("static long an5d_steps(" + Elem + " *grid, long t_first, long steps" +
          stepsParams() + ")");
   W.open("");
@@ -187,16 +201,24 @@ void Emitter::stepsFunction() {
          "w = " + Shift + " (the write");
   W.line("// plane is (t + w) % 2); the first launch reads its interior from "
          "there.");
-  W.line("int in_plane = an5d_read_plane(t_first, " + Shift + ");");
   if (oneStepLaunches()) {
+    W.line("int in_plane = an5d_read_plane(t_first, " + Shift + ");");
+    W.line("(void)end;");
+    W.line("if (swapped != NULL)");
+    W.indent();
+    W.line("*swapped = 0;");
+    W.dedent();
     W.open("for (long launch = 0; launch < steps; ++launch)");
     W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
     W.line("in_plane ^= 1;");
     W.close();
     W.line("return steps;");
   } else {
-    W.line("const an5d_schedule schedule = an5d_launch_schedule(steps, "
-           "AN5D_BT);");
+    W.line("int in_plane = an5d_read_plane(t_first, " + Shift +
+           ") ^ (swapped != NULL ? *swapped : 0);");
+    W.line("const an5d_schedule schedule = swapped != NULL ? "
+           "an5d_end_schedule(steps, AN5D_BT, *swapped, end) : "
+           "an5d_launch_schedule(steps, AN5D_BT);");
     W.line("const long launches = schedule.full + schedule.tail_count;");
     W.line("an5d_streams streams;");
     W.line("an5d_streams_create(&streams);");
@@ -232,6 +254,13 @@ void Emitter::stepsFunction() {
       W.line("});");
     }
     W.line("an5d_streams_destroy(&streams);");
+    W.line("// Every launch moves the data to the other plane.");
+    W.line("if (swapped != NULL)");
+    W.indent();
+    W.line(std::string("*swapped = ") +
+           (Checked ? "(in_plane ^ (int)(launches & 1))" : "in_plane") +
+           " != an5d_read_plane(t_first + steps, " + Shift + ");");
+    W.dedent();
     W.line(Checked ? "return made;" : "return launches;");
   }
   W.close();
@@ -393,6 +422,7 @@ void Emitter::outOfCore() {
   // Slabs and chunks run exact kernels: a redo would need the host's sync.
   if (fileChecks())
     Args += ", 0";
+  Args += ", chunk_swapped, chunk_end";
   std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
                                  : "host, host + (size_t)" + Ext[0] + " * " +
@@ -404,7 +434,8 @@ void Emitter::outOfCore() {
          "chunk out of core) as on a grid of");
   W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
   W.line("const auto an5d_part = [&](" + Elem + " *chunk, long chunk_planes, "
-         "long chunk_first, long chunk_last, long chunk_t, long chunk_steps) {");
+         "long chunk_first, long chunk_last, long chunk_t, long chunk_steps, "
+         "int *chunk_swapped, int chunk_end) {");
   if (Plans.size() > 1)
     W.line("  // The first candidate: the autotuner's trials need the whole "
            "grid on one device.");
@@ -413,7 +444,18 @@ void Emitter::outOfCore() {
   W.line("// Slabs along " + It[0] + ", one per GPU, when AN5D_GPUS asks for "
          "more than one or several GPUs");
   W.line("// are visible and the grid is large enough (an5d_slabs).");
-  W.line("if (an5d_slabs(" + Grid + ", an5d_part))");
+  // The interior of a plane along the streaming dimension, as rows of the
+  // innermost extent (an5d_plane_box).
+  std::string Box = "an5d_plane_box{1L, 0, 1, 0, 1}"; // one cell
+  if (N >= 2)
+    Box = "an5d_plane_box{(long)" + Ext[N - 1] + ", " +
+          (N == 3 ? First[1] + ", " + Last[1] + " - " + First[1] + " + 1, "
+                  : std::string("0, 1, ")) +
+          First[N - 1] + ", " + Last[N - 1] + " - " + First[N - 1] + " + 1}";
+  std::string SlabGrid = Grid;
+  SlabGrid.insert(SlabGrid.size() - std::string(", t_first, steps").size(),
+                  ", " + str(P.WriteShift) + ", " + Box);
+  W.line("if (an5d_slabs(" + SlabGrid + ", an5d_part))");
   W.indent();
   W.line("return;");
   W.dedent();
@@ -484,6 +526,11 @@ void Emitter::vecStepsFunction() {
   W.line("// plane is (t + w) % 2).");
   W.line("int in_plane = an5d_read_plane(t_first, " + str(P.WriteShift) +
          ");");
+  W.line("(void)end;");
+  W.line("if (swapped != NULL)");
+  W.indent();
+  W.line("*swapped = 0;");
+  W.dedent();
   W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
          "the next step");
   std::string Args = gridArgs() + scalarArgs();

@@ -245,6 +245,35 @@ inline cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, in
   return cudaMemcpyPeerAsync(dst, dst_device, src, src_device, count, nullptr);
 }
 
+// A pitched copy of `height` rows of `width` bytes. The emulation takes
+// device-to-device copies only (what the runtime makes): each row range
+// must lie inside one cudaMalloc allocation.
+inline cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                     size_t width, size_t height, cudaMemcpyKind kind,
+                                     cudaStream_t s = nullptr) {
+  using namespace an5d_emu::detail;
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (kind != cudaMemcpyDeviceToDevice || width > dpitch || width > spitch)
+    return record(cudaErrorInvalidValue);
+  const size_t dspan = dpitch * (height - 1) + width, sspan = spitch * (height - 1) + width;
+  if (!in_device_memory(dst, dspan))
+    return bad_device_range("cudaMemcpy2DAsync", "destination", dst, dspan);
+  if (!in_device_memory(src, sspan))
+    return bad_device_range("cudaMemcpy2DAsync", "source", src, sspan);
+  auto copy = [dst, dpitch, src, spitch, width, height] {
+    for (size_t r = 0; r < height; ++r)
+      std::memcpy(static_cast<char*>(dst) + r * dpitch,
+                  static_cast<const char*>(src) + r * spitch, width);
+  };
+  if (s == nullptr) {
+    before_default_stream_work();
+    copy();
+    return cudaSuccess;
+  }
+  enqueue(s, copy);
+  return cudaSuccess;
+}
+
 inline cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t s = nullptr) {
   using namespace an5d_emu::detail;
   if (count == 0) return cudaSuccess;

@@ -134,7 +134,10 @@ TEST(OutOfCoreTest, RunsAsThePlainLoop) {
       const long Launches = an5d_out_of_core(
           Grid.data(), Grid.data() + Planes * Cells, Planes, Cells, First, Last, 1,
           1, 2, 5, Steps, Budget,
-          [&](double *Chunk, long Rows, long F, long L, long T, long N) {
+          [&](double *Chunk, long Rows, long F, long L, long T, long N, int *Swapped, int End) {
+            // Out of core, every pass ends as the C loop does.
+            EXPECT_EQ(Swapped, nullptr);
+            EXPECT_EQ(End, AN5D_END_AS_C);
             return chunkSteps(Chunk, Rows, Cells, F, L, T, N);
           });
       EXPECT_GT(Launches, 0);

@@ -93,6 +93,43 @@ TEST(RuntimeTest, LaunchScheduleRunsEveryStepWithTheRightParity) {
   EXPECT_EQ(Long.full, 1250000000L);
 }
 
+// The schedules of a run whose data may stay in the other plane (slab
+// rounds): every step once, the fewest launches, and the plane they end in.
+TEST(RuntimeTest, EndScheduleEndsWhereAsked) {
+  for (int BT = 1; BT <= 8; ++BT)
+    for (long Steps = 1; Steps <= 40; ++Steps)
+      for (int Swapped : {0, 1})
+        for (int End : {AN5D_END_OPEN, AN5D_END_UNSWAPPED}) {
+          if (BT == 1 && Swapped)
+            continue; // launches of one step never swap
+          an5d_schedule S = an5d_end_schedule(Steps, BT, Swapped, End);
+          long Total = S.full * BT, Launches = S.full + S.tail_count;
+          for (int I = 0; I < S.tail_count; ++I) {
+            ASSERT_GE(S.tail[I], 1);
+            ASSERT_LE(S.tail[I], BT);
+            Total += S.tail[I];
+          }
+          ASSERT_EQ(Total, Steps) << BT << " " << Steps;
+          const int Out = (Swapped + Launches + Steps) % 2;
+          const long Fewest = (Steps + BT - 1) / BT;
+          if (End == AN5D_END_OPEN) {
+            EXPECT_EQ(Launches, Fewest) << BT << " " << Steps;
+          } else if (Steps >= 2 && BT >= 2) {
+            EXPECT_EQ(Out, 0) << BT << " " << Steps << " " << Swapped;
+            EXPECT_LE(Launches, Fewest + 1);
+          }
+        }
+  // One launch of degree 4 from the C loop's plane ends in the other one.
+  an5d_schedule S = an5d_end_schedule(4, 4, 0, AN5D_END_OPEN);
+  EXPECT_EQ(S.full, 1);
+  EXPECT_EQ(S.tail_count, 0);
+  S = an5d_end_schedule(4, 4, 0, AN5D_END_UNSWAPPED);
+  EXPECT_EQ(S.full, 0);
+  ASSERT_EQ(S.tail_count, 2);
+  EXPECT_EQ(S.tail[0], 3);
+  EXPECT_EQ(S.tail[1], 1);
+}
+
 TEST(RuntimeTest, VectorScheduleEndsWithSingleSteps) {
   for (int BT = 1; BT <= 6; ++BT)
     for (long Steps = 1; Steps <= 50; ++Steps) {
