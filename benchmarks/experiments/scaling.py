@@ -204,6 +204,8 @@ def report(a):
             cur["call_s"] = float(m.group(1))
         elif "an5d: out-of-core" in line:
             cur["path"] = "out of core"
+    # points whose program did not run (no timing, no verify line) are left out
+    rows = [r for r in rows if r["ms"] or r["verify"]]
     for r in rows:
         if r["ms"]:
             r["gflops"] = round(bench.flop_per_cell(r["stencil"]) * r["_cells"]
