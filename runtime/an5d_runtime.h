@@ -77,6 +77,65 @@ inline long an5d_blocks(long count, long size) {
   return (count + size - 1) / size;
 }
 
+// Which stream blocks of a launch run (an5d_steps' `part`), so that a slab
+// can run the blocks near its ends, exchange their rows, and run the rest
+// meanwhile: all of them; those that store no row within `guard` rows of
+// either end of the interior rows (the inner part); or the others.
+#define AN5D_PART_ALL 0
+#define AN5D_PART_INNER 1
+#define AN5D_PART_EDGES 2
+
+// Up to two ranges of stream blocks, [first[i], end[i]).
+struct an5d_stream_range {
+  long first[2], end[2];
+};
+
+// The stream blocks of `part` among `blocks` blocks of `size` rows over
+// `rows` rows (block b stores rows b * size .. b * size + size - 1).
+inline an5d_stream_range an5d_part_range(long blocks, long size, long rows,
+                                         int part, long guard) {
+  an5d_stream_range r = {{0, blocks}, {blocks, blocks}};
+  if (part == AN5D_PART_ALL)
+    return r;
+  // Blocks before lo store a row below `guard`; blocks from hi on one at or
+  // past rows - guard.
+  long lo = an5d_blocks(guard, size);
+  long hi = rows - guard > 0 ? (rows - guard) / size : 0;
+  if (lo > blocks)
+    lo = blocks;
+  if (hi < lo)
+    hi = lo;
+  if (part == AN5D_PART_INNER) {
+    r.first[0] = lo, r.end[0] = hi;
+    r.first[1] = r.end[1] = hi;
+  } else {
+    r.first[0] = 0, r.end[0] = lo;
+    r.first[1] = hi, r.end[1] = blocks;
+  }
+  return r;
+}
+
+// an5d_launch_parts over the stream blocks of `range` along y (stream_dim
+// 1, `other` blocks along z) or z (stream_dim 2, `other` along y): the
+// launch's block_y0 or block_z0 includes the range's first block.
+template <typename Launch>
+long an5d_launch_stream_parts(long x, long other, int stream_dim,
+                              const an5d_stream_range *range,
+                              const char *what, Launch launch) {
+  long parts = 0;
+  for (int i = 0; i < 2; ++i) {
+    const long first = range->first[i], count = range->end[i] - first;
+    parts += an5d_launch_parts(
+        x, stream_dim == 1 ? count : other, stream_dim == 1 ? other : count,
+        what, [&](dim3 blocks, int y0, int z0) {
+          launch(blocks, y0 + (stream_dim == 1 ? (int)first : 0),
+                 z0 + (stream_dim == 2 ? (int)first : 0));
+        });
+  }
+  return parts;
+}
+
+
 // --- Tile ranges ------------------------------------------------------------
 
 // One dimension of a launch's tiles: count in all, and lo .. hi - 1 those

@@ -239,8 +239,9 @@ template <typename T> void an5d_ooc_finish(an5d_ooc<T> *o, int s) {
 }
 
 // Sends chunk k into slot s, runs `n` steps from step t on it (run(chunk,
-// rows, first, last, t, n) with the interior planes first .. last of the
-// chunk's `rows`) and queues its valid planes' way back. The kernels take
+// rows, first, last, t, n, NULL, AN5D_END_AS_C, AN5D_PART_ALL, 0) with the
+// interior planes first .. last of the chunk's `rows`: as the C loop, every
+// stream block; an5d_slabs_round says what the last four mean) and queues its valid planes' way back. The kernels take
 // the chunk's first lo and last hi planes at a cut as boundary (they never
 // write them, and at level k read them from the plane of level k's
 // parity). Only reads within reach of the valid planes' cone matter: after
@@ -269,7 +270,8 @@ long an5d_ooc_chunk(an5d_ooc<T> *o, int s, long k, long t, long n, long lo,
   AN5D_CHECK(cudaEventRecord(o->sent[s], o->in));
   AN5D_CHECK(cudaStreamWaitEvent(0, o->sent[s], 0));
   const long launches =
-      run(device, rows, cf - lf, cl - lf, t, n, (int *)NULL, AN5D_END_AS_C);
+      run(device, rows, cf - lf, cl - lf, t, n, (int *)NULL, AN5D_END_AS_C,
+          AN5D_PART_ALL, 0L);
   AN5D_CHECK(cudaEventRecord(o->computed[s], 0));
   AN5D_CHECK(cudaStreamWaitEvent(o->out, o->computed[s], 0));
   for (long q = 0; q < 2; ++q) {

@@ -104,10 +104,11 @@ template <typename T> struct an5d_slab {
   cudaStream_t halos;
   cudaEvent_t computed; // this round's kernels are done
   cudaEvent_t received; // this round's halos have arrived
-  // With AN5D_TIMING: per round, timed events around its kernels (on stream
-  // 0, after the waits) and around its halo copies (on `halos`, after the
-  // waits); NULL otherwise.
-  cudaEvent_t *kernels_begin, *kernels_end, *copies_begin, *copies_end;
+  // With AN5D_TIMING: per round, timed events around its kernels on stream
+  // 0 (the inner stream blocks, then, after the waits, the rest) and around
+  // its halo copies (on `halos`, after the waits); NULL otherwise.
+  cudaEvent_t *kernels_begin, *inner_end, *edges_begin, *kernels_end;
+  cudaEvent_t *copies_begin, *copies_end;
   double pulled; // bytes its halo copies moved in
 };
 
@@ -181,9 +182,10 @@ template <typename T>
 void an5d_slabs_clock_open(an5d_slab<T> *slab, long n, long rounds) {
   for (long s = 0; s < n; ++s) {
     AN5D_CHECK(cudaSetDevice(slab[s].device));
-    cudaEvent_t **lists[4] = {&slab[s].kernels_begin, &slab[s].kernels_end,
-                              &slab[s].copies_begin, &slab[s].copies_end};
-    for (int l = 0; l < 4; ++l) {
+    cudaEvent_t **lists[6] = {&slab[s].kernels_begin, &slab[s].inner_end,
+                              &slab[s].edges_begin,   &slab[s].kernels_end,
+                              &slab[s].copies_begin,  &slab[s].copies_end};
+    for (int l = 0; l < 6; ++l) {
       *lists[l] = (cudaEvent_t *)calloc(rounds, sizeof(cudaEvent_t));
       if (*lists[l] == NULL) {
         fprintf(stderr, "an5d: out of host memory for the slab timing\n");
@@ -215,6 +217,9 @@ void an5d_slabs_clock_say(an5d_slab<T> *slab, long n, long rounds,
     for (long r = 0; r < rounds; ++r) {
       float ms = 0.0f;
       AN5D_CHECK(cudaEventElapsedTime(&ms, o->kernels_begin[r],
+                                      o->inner_end[r]));
+      kernels += ms;
+      AN5D_CHECK(cudaEventElapsedTime(&ms, o->edges_begin[r],
                                       o->kernels_end[r]));
       kernels += ms;
       if (r < exchanges) {
@@ -231,9 +236,10 @@ void an5d_slabs_clock_say(an5d_slab<T> *slab, long n, long rounds,
     busy[o->device] += kernels;
     if (busy[o->device] > busiest)
       busiest = busy[o->device];
-    cudaEvent_t *lists[4] = {o->kernels_begin, o->kernels_end, o->copies_begin,
-                             o->copies_end};
-    for (int l = 0; l < 4; ++l) {
+    cudaEvent_t *lists[6] = {o->kernels_begin, o->inner_end,
+                             o->edges_begin,   o->kernels_end,
+                             o->copies_begin,  o->copies_end};
+    for (int l = 0; l < 6; ++l) {
       for (long r = 0; r < rounds; ++r)
         AN5D_CHECK(cudaEventDestroy(lists[l][r]));
       free(lists[l]);
@@ -313,8 +319,9 @@ void an5d_slabs_say(const an5d_slab<T> *slab, const an5d_slab_plan *p,
           p->halo_lo, p->halo_hi, p->exchange);
 }
 
-// One round: `n` steps from t on every slab (run as in an5d_out_of_core),
-// from data in the plane the C loop reads at t (*swapped 0) or the other
+// One round: `n` steps from t on every slab (run(grid, rows, first, last,
+// t, n, swapped, end, part, guard): `part` the stream blocks, AN5D_PART_*,
+// `guard` rows from the ends of the interior planes first .. last), from data in the plane the C loop reads at t (*swapped 0) or the other
 // one (1), ending as `end` says (AN5D_END_*; *swapped then says where the
 // data of t + n is); each slab's kernels after the halos it reads and after
 // its neighbours have read its planes (the previous round's `received`
@@ -331,21 +338,37 @@ template <typename T, typename Run>
 long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
                       long n, long round, int after_exchange, int exchange,
                       int *swapped, int end, int read_plane, long first,
-                      long last, an5d_plane_box box, Run &run) {
+                      long last, an5d_plane_box box, long guard, Run &run) {
   long launches = 0;
   int ran = 0, out = *swapped;
   for (long s = 0; s < count; ++s) {
     an5d_slab<T> *o = &slab[s];
     AN5D_CHECK(cudaSetDevice(o->device));
+    const int runs = o->run_first <= o->run_last;
+    // A round of one launch (AN5D_END_OPEN) runs its inner stream blocks
+    // first, without waiting for the last exchange: they read no halo
+    // plane and write no plane a neighbour reads (guard), so the halos move
+    // meanwhile; the blocks near the ends follow once the halos are in.
+    const int split = end == AN5D_END_OPEN && after_exchange;
+    if (o->kernels_begin != NULL)
+      AN5D_CHECK(cudaEventRecord(o->kernels_begin[round], 0));
+    if (split && runs) {
+      int scratch = *swapped;
+      launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
+                      &scratch, end, AN5D_PART_INNER, guard);
+    }
+    if (o->inner_end != NULL)
+      AN5D_CHECK(cudaEventRecord(o->inner_end[round], 0));
     if (after_exchange)
       for (long u = s > 0 ? s - 1 : 0; u <= s + 1 && u < count; ++u)
         AN5D_CHECK(cudaStreamWaitEvent(0, slab[u].received, 0));
-    if (o->kernels_begin != NULL)
-      AN5D_CHECK(cudaEventRecord(o->kernels_begin[round], 0));
-    if (o->run_first <= o->run_last) {
+    if (o->edges_begin != NULL)
+      AN5D_CHECK(cudaEventRecord(o->edges_begin[round], 0));
+    if (runs) {
       int mine = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
-                      &mine, end);
+                      &mine, end, split ? AN5D_PART_EDGES : AN5D_PART_ALL,
+                      guard);
       if (ran && mine != out) {
         fprintf(stderr, "an5d: internal error: slabs ended a round in "
                         "different planes\n");
@@ -482,6 +505,10 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     AN5D_CHECK(cudaEventRecord(start, 0));
   }
   long launches = 0;
+  // Rows from each end of a slab's interior whose stream blocks wait for
+  // the halos: a halo, and the rows a launch reads past it (its degree is
+  // the exchange period, so as many as a halo again).
+  const long guard = 2 * (p.halo_lo > p.halo_hi ? p.halo_lo : p.halo_hi);
   int swapped = 0;
   for (long r = 0; r < rounds; ++r) {
     const long t = t_first + r * p.exchange;
@@ -491,12 +518,15 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                     : r + 2 == rounds ? AN5D_END_UNSWAPPED
                                       : AN5D_END_OPEN;
     if (an5d_verbose() >= 2)
-      fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld\n",
-              r + 1, rounds, t, t + n - 1);
+      fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld%s\n",
+              r + 1, rounds, t, t + n - 1,
+              end == AN5D_END_OPEN && r > 0
+                  ? " (the inner stream blocks during the exchange)"
+                  : "");
     launches += an5d_slabs_round(slab, p.count, cells, t, n, r, r > 0,
                                  r + 1 < rounds, &swapped, end,
                                  an5d_read_plane(t + n, shift), first, last,
-                                 box, run);
+                                 box, guard, run);
     if (end != AN5D_END_OPEN && swapped) {
       fprintf(stderr, "an5d: internal error: slab round %ld ended in the "
                       "other plane\n", r + 1);

@@ -741,7 +741,7 @@ void Emitter::tuner() {
   for (size_t I = 0; I < K; ++I)
     W.line("case " + str(I) + ": return an5d_config_" + str(I) +
            "::an5d_steps(grid, t_first, steps" + gridArgs() + scalarArgs() +
-           (fileChecks() ? ", check" : "") + ", swapped, end);");
+           (fileChecks() ? ", check" : "") + ", swapped, end, part, guard);");
   W.line("default: break;");
   W.line("}");
   W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");

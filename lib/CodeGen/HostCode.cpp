@@ -36,16 +36,19 @@ void Emitter::launchFunction() {
   W.line("// streams->edge and the interior tiles' kernel on stream 0, both "
          "after stream 0's earlier");
   W.line("// work, so that they run side by side; stream 0 then waits for "
-         "both.");
+         "both. Only the stream blocks of");
+  W.line("// `part` run (AN5D_PART_*, `guard` rows from the ends of " + It[0] +
+         ": an5d_part_range).");
   W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
-         Elem + " *grid, int in_plane, int bnd_plane" + gridParams() +
-         scalarParams() + checkedKernelParams() + ")");
+         Elem + " *grid, int in_plane, int bnd_plane, int part, long guard" +
+         gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");
   W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
   for (unsigned Dm = 1; Dm < N; ++Dm)
     W.line("const long cols_" + It[Dm] + " = (long)" + Last[Dm] + " - " +
            First[Dm] + " + 1;");
-  W.line("const long stream_blocks = an5d_blocks(rows, AN5D_STREAM_BLOCK);");
+  W.line("const an5d_stream_range stream = an5d_part_range(an5d_blocks(rows, "
+         "AN5D_STREAM_BLOCK), AN5D_STREAM_BLOCK, rows, part, guard);");
   W.line(N == 2 ? "const dim3 block(AN5D_BLOCK_X);"
                 : "const dim3 block(AN5D_BLOCK_X, AN5D_BLOCK_Y);");
   W.line("an5d_tiles tiles;");
@@ -99,9 +102,8 @@ void Emitter::launchFunction() {
   const std::string &Inner = It[N - 1];
   std::string InteriorBlocks =
       "tiles.hi_" + Inner + " - tiles.lo_" + Inner + ", " +
-      (N == 2 ? std::string("stream_blocks, 1")
-              : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] +
-                    ", stream_blocks");
+      (N == 2 ? std::string("1, 1")
+              : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] + ", 2");
   std::string Flag = Checked ? ", an5d_unproved_launch, an5d_launch" : "";
   std::string Args = ", grid, in_plane, bnd_plane, tiles, block_y0" +
                      std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
@@ -112,13 +114,14 @@ void Emitter::launchFunction() {
          "parts (an5d_launch_parts):");
   W.line("// the kernels add block_y0 and block_z0 to blockIdx.y and z.");
   eachDegree([&](const KernelPlan &K) {
-    W.line("an5d_launch_parts(edge, stream_blocks, 1, \"the edge tiles\", "
+    W.line("an5d_launch_stream_parts(edge, 1, 1, &stream, \"the edge tiles\", "
            "[&](dim3 blocks, int block_y0, int) {");
     launchChecked(kernelName(K.Degree, true),
                   ", blocks, block, AN5D_SM_BYTES, streams->edge" + EdgeArgs);
     W.line("});");
-    W.line("an5d_launch_parts(" + InteriorBlocks + ", \"the interior tiles "
-           "along " + Inner + "\", [&](dim3 blocks, int block_y0, int" +
+    W.line("an5d_launch_stream_parts(" + InteriorBlocks + ", &stream, \"the "
+           "interior tiles along " + Inner + "\", [&](dim3 blocks, int "
+           "block_y0, int" +
            (N == 3 ? " block_z0" : "") + ") {");
     launchChecked(kernelName(K.Degree, false),
                   ", blocks, block, AN5D_SM_BYTES, 0" + Args);
@@ -144,7 +147,7 @@ std::vector<std::string> Emitter::kernelNames() const {
 
 std::string Emitter::stepsParams() const {
   return gridParams() + scalarParams() + (fileChecks() ? ", int check" : "") +
-         ", int *swapped, int end";
+         ", int *swapped, int end, int part, long guard";
 }
 
 std::string Emitter::stepsArgs() const {
@@ -155,7 +158,7 @@ std::string Emitter::stepsArgs() const {
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   // The in-memory run checks (an5d_checked_launches) and ends as C does.
   return Args + scalarArgs() + (fileChecks() ? ", 1" : "") +
-         ", (int *)NULL, AN5D_END_AS_C";
+         ", (int *)NULL, AN5D_END_AS_C, AN5D_PART_ALL, 0L";
 }
 
 void Emitter::stepsFunctionHead() {
@@ -208,6 +211,11 @@ void Emitter::stepsFunction() {
     W.indent();
     W.line("*swapped = 0;");
     W.dedent();
+    W.line("(void)guard;");
+    W.line("if (part == AN5D_PART_INNER)");
+    W.indent();
+    W.line("return 0; // these launches run whole, with the edges");
+    W.dedent();
     W.open("for (long launch = 0; launch < steps; ++launch)");
     W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
     W.line("in_plane ^= 1;");
@@ -220,6 +228,11 @@ void Emitter::stepsFunction() {
            "an5d_end_schedule(steps, AN5D_BT, *swapped, end) : "
            "an5d_launch_schedule(steps, AN5D_BT);");
     W.line("const long launches = schedule.full + schedule.tail_count;");
+    W.line("// One launch splits into parts exactly (an5d_part_range); of "
+           "several, the edges' part takes");
+    W.line("// them all and the inner part none.");
+    W.line("const int launch_part = launches == 1 || part == AN5D_PART_ALL ? "
+           "part : part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;");
     W.line("an5d_streams streams;");
     W.line("an5d_streams_create(&streams);");
     // The launch loop; checked, it runs in an5d_checked_launches' lambda
@@ -237,15 +250,13 @@ void Emitter::stepsFunction() {
     W.open("for (long launch = 0; launch < launches; ++launch)");
     W.line("const int degree = launch < schedule.full ? AN5D_BT : "
            "schedule.tail[launch - schedule.full];");
-    if (Checked) {
-      W.line("if (launch >= from)");
-      W.indent();
-    }
+    W.line(Checked ? "if (launch >= from && launch_part >= 0)"
+                   : "if (launch_part >= 0)");
+    W.indent();
     W.line("an5d_launch(degree, &streams, grid, " + Plane +
-           ", an5d_read_plane(step, " + Shift + ")" + Args +
-           (Checked ? ", an5d_unproved_launch, launch" : "") + ");");
-    if (Checked)
-      W.dedent();
+           ", an5d_read_plane(step, " + Shift + "), launch_part, guard" +
+           Args + (Checked ? ", an5d_unproved_launch, launch" : "") + ");");
+    W.dedent();
     W.line("step += degree;");
     W.line(Plane + " ^= 1;");
     W.close();
@@ -261,7 +272,10 @@ void Emitter::stepsFunction() {
            (Checked ? "(in_plane ^ (int)(launches & 1))" : "in_plane") +
            " != an5d_read_plane(t_first + steps, " + Shift + ");");
     W.dedent();
-    W.line(Checked ? "return made;" : "return launches;");
+    W.line("// A launch split into parts counts once, with the edges' part.");
+    W.line(std::string("return launch_part < 0 || part == AN5D_PART_INNER ? "
+                       "0 : ") +
+           (Checked ? "made;" : "launches;"));
   }
   W.close();
   W.line("");
@@ -422,7 +436,7 @@ void Emitter::outOfCore() {
   // Slabs and chunks run exact kernels: a redo would need the host's sync.
   if (fileChecks())
     Args += ", 0";
-  Args += ", chunk_swapped, chunk_end";
+  Args += ", chunk_swapped, chunk_end, chunk_part, chunk_guard";
   std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
                                  : "host, host + (size_t)" + Ext[0] + " * " +
@@ -435,7 +449,7 @@ void Emitter::outOfCore() {
   W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
   W.line("const auto an5d_part = [&](" + Elem + " *chunk, long chunk_planes, "
          "long chunk_first, long chunk_last, long chunk_t, long chunk_steps, "
-         "int *chunk_swapped, int chunk_end) {");
+         "int *chunk_swapped, int chunk_end, int chunk_part, long chunk_guard) {");
   if (Plans.size() > 1)
     W.line("  // The first candidate: the autotuner's trials need the whole "
            "grid on one device.");
@@ -487,9 +501,11 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
   if (D > 1)
     W.line("// the odd steps of the launch read in the C loop (boundary "
            "values of odd levels).");
+  W.line("// Only the stream blocks of `part` run (AN5D_PART_*, `guard` rows "
+         "from the ends of " + It[0] + ").");
   W.line("static void " + Name + "(const " + Elem + " *in, " + Elem + " *out" +
-         (D > 1 ? ", const " + Elem + " *other" : "") + gridParams() +
-         scalarParams() + ")");
+         (D > 1 ? ", const " + Elem + " *other" : "") +
+         ", int part, long guard" + gridParams() + scalarParams() + ")");
   W.open("");
   W.line("// Vector copies and stores need rows whose length is a multiple of "
          "AN5D_VEC (cudaMalloc");
@@ -502,11 +518,13 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
          "more than AN5D_MAX_GRID_YZ along " + It[1]);
   W.line("// or " + It[0] + " run in parts (an5d_launch_parts), the kernel "
          "adding block_y0 and block_z0 to blockIdx.y and z.");
-  W.line("an5d_launch_parts(an5d_blocks((long)" + Last[2] +
+  W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
+  W.line("const an5d_stream_range stream = an5d_part_range(an5d_blocks(rows, "
+         "AN5D_STREAM_BLOCK), AN5D_STREAM_BLOCK, rows, part, guard);");
+  W.line("an5d_launch_stream_parts(an5d_blocks((long)" + Last[2] +
          " + 1 - k_start, " + TileK + "), an5d_blocks((long)" + Last[1] +
-         " - " + First[1] + " + 1, " + TileJ + "),");
-  W.line("    an5d_blocks((long)" + Last[0] + " - " + First[0] +
-         " + 1, AN5D_STREAM_BLOCK), \"the tiles along " + It[2] +
+         " - " + First[1] + " + 1, " + TileJ + "), 2,");
+  W.line("    &stream, \"the tiles along " + It[2] +
          "\", [&](dim3 blocks, int block_y0, int block_z0) {");
   W.line("      AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, "
          "dim3(AN5D_BLOCK_X, AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
@@ -530,6 +548,15 @@ void Emitter::vecStepsFunction() {
   W.line("if (swapped != NULL)");
   W.indent();
   W.line("*swapped = 0;");
+  W.dedent();
+  W.line("// One launch splits into parts exactly (an5d_part_range); of "
+         "several, the edges' part takes");
+  W.line("// them all and the inner part none.");
+  W.line("const int launch_part = steps == 1 || part == AN5D_PART_ALL ? part "
+         ": part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;");
+  W.line("if (launch_part < 0)");
+  W.indent();
+  W.line("return 0;");
   W.dedent();
   W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
          "the next step");
@@ -560,8 +587,8 @@ void Emitter::vecStepsFunction() {
                                         "plane : third")
                           : std::string("grid + (in_plane ^ 1) * plane")) +
            ";");
-    W.line("an5d_launch_vec_bt(in, out, grid + (in_plane ^ 1) * plane" +
-           Args + ");");
+    W.line("an5d_launch_vec_bt(in, out, grid + (in_plane ^ 1) * plane, "
+           "AN5D_PART_ALL, 0L" + Args + ");");
     W.line("in = out;");
     if (P.BT % 2)
       W.line("in_plane ^= 1;");
@@ -569,7 +596,8 @@ void Emitter::vecStepsFunction() {
     Single = "steps - full * AN5D_BT";
   }
   W.open("for (long left = " + Single + "; left > 0; --left)");
-  W.line("an5d_launch_vec(in, grid + (in_plane ^ 1) * plane" + Args + ");");
+  W.line("an5d_launch_vec(in, grid + (in_plane ^ 1) * plane, launch_part, "
+         "guard" + Args + ");");
   W.line("in_plane ^= 1;");
   W.line("in = grid + in_plane * plane;");
   W.close();
@@ -579,7 +607,10 @@ void Emitter::vecStepsFunction() {
     W.line("AN5D_CHECK(cudaFree(third)); // waits for the launches");
     W.dedent();
   }
-  W.line(P.BT > 1 ? "return full + steps - full * AN5D_BT;" : "return steps;");
+  W.line("// A launch split into parts counts once, with the edges' part.");
+  W.line(P.BT > 1 ? "return part == AN5D_PART_INNER ? 0 : full + steps - full "
+                    "* AN5D_BT;"
+                  : "return part == AN5D_PART_INNER ? 0 : steps;");
   W.close();
   W.line("");
 }

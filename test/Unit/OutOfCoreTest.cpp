@@ -134,10 +134,12 @@ TEST(OutOfCoreTest, RunsAsThePlainLoop) {
       const long Launches = an5d_out_of_core(
           Grid.data(), Grid.data() + Planes * Cells, Planes, Cells, First, Last, 1,
           1, 2, 5, Steps, Budget,
-          [&](double *Chunk, long Rows, long F, long L, long T, long N, int *Swapped, int End) {
+          [&](double *Chunk, long Rows, long F, long L, long T, long N, int *Swapped, int End,
+              int Part, long) {
             // Out of core, every pass ends as the C loop does.
             EXPECT_EQ(Swapped, nullptr);
             EXPECT_EQ(End, AN5D_END_AS_C);
+            EXPECT_EQ(Part, AN5D_PART_ALL);
             return chunkSteps(Chunk, Rows, Cells, F, L, T, N);
           });
       EXPECT_GT(Launches, 0);

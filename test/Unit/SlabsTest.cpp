@@ -168,27 +168,39 @@ void expectSlabsAsPlainLoop(const Stencil &St, long Planes, long Gpus, long Bt, 
   St.steps(Want.data(), Planes, First, Last, 5, Steps);
   const std::string Count = std::to_string(Gpus);
   ScopedEnv E("AN5D_GPUS", Count.c_str());
-  long Calls = 0, SwappedRuns = 0;
+  long Calls = 0, SwappedRuns = 0, Parts = 0;
   const double Undefined = std::nan("");
   const int Taken = an5d_slabs(
       Grid.data(), Grid.data() + Planes * Cells, Planes, Cells, First, Last, St.Lo, St.Hi, Bt,
       /*shift=*/1, an5d_plane_box{Cells, 0, 1, 0, Cells}, 5, Steps,
-      [&](double *Part, long Rows, long F, long L, long T, long N, int *Swapped, int End) {
+      [&](double *Part, long Rows, long F, long L, long T, long N, int *Swapped, int End,
+          int Which, long Guard) {
         // The slab's buffer is device memory: the emulation's is the host's.
         EXPECT_GE(F, 0);
         EXPECT_LT(L, Rows);
         EXPECT_LE(N, Bt);
         ++Calls;
-        // As the N.5D launches do: the interior from the plane the data is
-        // in, the other planes from the C loop's plane (T % 2 here).
-        double *Plane[2] = {Part, Part + Rows * Cells};
         const int Entry = Swapped != nullptr ? *Swapped : 0;
         if (End == AN5D_END_AS_C)
           EXPECT_EQ(Entry, 0);
+        // A part of a launch (slab rounds of one launch): computed whole on a
+        // copy, then only its rows stored into the plane the launch writes;
+        // the inner part comes first and must not need the halos.
+        std::vector<double> Copy;
+        double *Buf = Part;
+        if (Which != AN5D_PART_ALL) {
+          EXPECT_EQ(End, AN5D_END_OPEN);
+          Copy.assign(Part, Part + 2 * Rows * Cells);
+          Buf = Copy.data();
+          ++Parts;
+        }
+        // As the N.5D launches do: the interior from the plane the data is
+        // in, the other planes from the C loop's plane (T % 2 here).
+        double *Plane[2] = {Buf, Buf + Rows * Cells};
         if (Entry)
           std::copy(Plane[(T + 1) % 2] + F * Cells, Plane[(T + 1) % 2] + (L + 1) * Cells,
                     Plane[T % 2] + F * Cells);
-        St.steps(Part, Rows, F, L, T, N);
+        St.steps(Buf, Rows, F, L, T, N);
         if (Swapped == nullptr || End == AN5D_END_AS_C)
           return N;
         // Like one launch of degree N: the data moves to the other plane once,
@@ -200,13 +212,29 @@ void expectSlabsAsPlainLoop(const Stencil &St, long Planes, long Gpus, long Bt, 
         if (Out)
           std::copy(Plane[(T + N) % 2] + F * Cells, Plane[(T + N) % 2] + (L + 1) * Cells,
                     Plane[Data] + F * Cells);
-        std::fill(Plane[Data ^ 1] + F * Cells, Plane[Data ^ 1] + (L + 1) * Cells, Undefined);
-        SwappedRuns += Out;
         *Swapped = Out;
-        return N;
+        if (Which == AN5D_PART_ALL) {
+          std::fill(Plane[Data ^ 1] + F * Cells, Plane[Data ^ 1] + (L + 1) * Cells, Undefined);
+          SwappedRuns += Out;
+          return N;
+        }
+        double *Into = Part + Data * Rows * Cells;
+        for (long R = F; R <= L; ++R) {
+          const bool Inner = R >= F + Guard && R <= L - Guard;
+          if (Inner == (Which == AN5D_PART_INNER))
+            std::copy(Plane[Data] + R * Cells, Plane[Data] + (R + 1) * Cells, Into + R * Cells);
+        }
+        if (Which == AN5D_PART_EDGES) {
+          std::fill(Part + (Data ^ 1) * Rows * Cells + F * Cells,
+                    Part + (Data ^ 1) * Rows * Cells + (L + 1) * Cells, Undefined);
+          SwappedRuns += Out;
+        }
+        return Which == AN5D_PART_EDGES ? N : 0;
       });
   if (Bt % 2 == 0 && Steps > 2 * Bt)
     EXPECT_GT(SwappedRuns, 0);
+  if (Steps > 3 * Bt)
+    EXPECT_GT(Parts, 0);
   ASSERT_EQ(Taken, 1);
   EXPECT_GT(Calls, 0);
   for (size_t I = 0; I < Grid.size(); ++I)
@@ -230,7 +258,7 @@ TEST(SlabsTest, RunsAsThePlainLoopWithOneSidedReach) {
 
 TEST(SlabsTest, OneSlabLeavesItToTheOneGpuPath) {
   std::vector<double> Grid(2 * 20 * 2, 1.0);
-  auto Run = [](double *, long, long, long, long, long N, int *, int) { return N; };
+  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long) { return N; };
   unsetenv("AN5D_GPUS");
   EXPECT_EQ(an5d_slabs(Grid.data(), Grid.data() + 40, 20, 2, 1, 18, 1, 1, 2, 1, an5d_plane_box{2, 0, 1, 0, 2}, 0, 4, Run), 0);
   ScopedEnv E("AN5D_GPUS", "1");
@@ -240,7 +268,7 @@ TEST(SlabsTest, OneSlabLeavesItToTheOneGpuPath) {
 
 TEST(SlabsTest, RefusesSlabsOverTheBudget) {
   std::vector<double> Grid(2 * 60 * 4, 1.0);
-  auto Run = [](double *, long, long, long, long, long N, int *, int) { return N; };
+  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long) { return N; };
   ScopedEnv E("AN5D_GPUS", "3");
   ScopedEnv M("AN5D_DEVICE_MEMORY", "1K");
   EXPECT_EXIT(an5d_slabs(Grid.data(), Grid.data() + 240, 60, 4, 1, 58, 1, 1, 2, 1, an5d_plane_box{4, 0, 1, 0, 4}, 0, 4, Run),
