@@ -243,9 +243,7 @@ inline an5d_schedule an5d_end_schedule(long steps, int bt, int swapped,
                                        int end) {
   if (end == AN5D_END_AS_C)
     return an5d_launch_schedule(steps, bt);
-  an5d_schedule s;
-  s.full = steps / bt;
-  s.tail_count = 0;
+  an5d_schedule s = {steps / bt, {0, 0, 0, 0}, 0};
   const int part = (int)(steps % bt);
   const long launches = s.full + (part != 0);
   if (end == AN5D_END_UNSWAPPED && (launches + steps + swapped) % 2 != 0) {

@@ -16,6 +16,7 @@ relative to max(|ref|, 1)).
   scripts/difftest.py --count 50 --seed 7 -j2 --out failures/
   scripts/difftest.py --seed 7 --only 12 --print   # print program 12 of seed 7
   scripts/difftest.py --count 50 --seed 7 --bitwise  # every cell bit for bit
+  scripts/difftest.py --count 50 --slabs --max-steps 20  # runs also in 2-4 slabs
 
 A failure is a mismatch, a crash (an5dc exiting other than 0 or 1, the
 generated program dying), a hang (--timeout), generated code that does not
@@ -161,6 +162,7 @@ class Tools:
         self.timeout = args.timeout
         self.emu_opt = args.emu_opt
         self.bitwise = getattr(args, "bitwise", False)
+        self.slabs = getattr(args, "slabs", False)
 
 
 CLANG_ERROR = re.compile(r"^\S+:\d+:\d+: error: .*\[([a-z-]+)\]$", re.M)
@@ -269,17 +271,31 @@ class Builder:
             rc.run([ref] + args + [ref_out], timeout=self.t.timeout)
         except rc.CommandError as e:
             raise Failure("tester", "the reference fails:\n" + e.report(), flags, run)
-        try:
-            rc.run([emu] + args + [emu_out], timeout=self.t.timeout)
-        except rc.CommandError as e:
-            raise Failure("timeout" if e.timed_out else "crash", e.report(), flags, run)
-        try:
-            ok, summary, detail = rc.check_cells(ref_out, emu_out, self.double,
-                                                 bitwise=self.t.bitwise)
-        except ValueError as e:
-            raise Failure("mismatch", str(e), flags, run)
-        if not ok:
-            raise Failure("mismatch", summary + ("\n" + detail if detail else ""), flags, run)
+        # With --slabs, each run also in 2 to 4 slabs on two emulated devices
+        # (the count from the run, so a replay takes the same one).
+        envs = [None]
+        if self.t.slabs:
+            gpus = 2 + (sum(run[0]) + run[1] + run[2]) % 3
+            envs.append({"AN5D_GPUS": str(gpus), "AN5D_EMU_DEVICES": "2"})
+        for extra in envs:
+            where = "" if extra is None else " (with %s)" % " ".join(
+                "%s=%s" % kv for kv in sorted(extra.items()))
+            env = None if extra is None else dict(os.environ, **extra)
+            if os.path.exists(emu_out):
+                os.remove(emu_out)
+            try:
+                rc.run([emu] + args + [emu_out], timeout=self.t.timeout, env=env)
+            except rc.CommandError as e:
+                raise Failure("timeout" if e.timed_out else "crash", e.report() + where,
+                              flags, run)
+            try:
+                ok, summary, detail = rc.check_cells(ref_out, emu_out, self.double,
+                                                     bitwise=self.t.bitwise)
+            except ValueError as e:
+                raise Failure("mismatch", str(e) + where, flags, run)
+            if not ok:
+                raise Failure("mismatch", summary + where + ("\n" + detail if detail else ""),
+                              flags, run)
         return True
 
 
@@ -534,6 +550,18 @@ def plan(args, index):
         if fl not in sets:
             sets.append(fl)
     runs = draw_runs(rng, p, args.runs, args.max2d, args.max3d, args.max_steps)
+    if getattr(args, "slabs", False) and not p["fixed"]:
+        # Two more runs deep along the streaming dimension and long enough
+        # for slab rounds between the first and the last two (their own
+        # stream: the runs above stay those of a plain run).
+        srng = random.Random("%d:%d:slabs" % (args.seed, index))
+        top = args.max2d if p["dims"] <= 2 else args.max3d
+        bound = gen.steps_bound(p)
+        limit = min(args.max_steps, bound) if bound else args.max_steps
+        for _ in range(2):
+            sizes = [srng.randint(2 * top, 4 * top)] + \
+                [srng.randint(4, top) for _ in range(p["dims"] - 1)]
+            runs.append([sizes, srng.randint(0, 3), srng.randint(min(4, limit), limit)])
     return p, sets, runs
 
 
@@ -595,6 +623,8 @@ def main():
     ap.add_argument("--bitwise", action="store_true",
                     help="every cell must match bit for bit (the emulation "
                          "contracts no FMA on x86-64, so exact code must)")
+    ap.add_argument("--slabs", action="store_true",
+                    help="also run each run in 2-4 slabs (AN5D_GPUS) on two emulated devices")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()

@@ -181,8 +181,9 @@ void expectSlabsAsPlainLoop(const Stencil &St, long Planes, long Gpus, long Bt, 
         EXPECT_LE(N, Bt);
         ++Calls;
         const int Entry = Swapped != nullptr ? *Swapped : 0;
-        if (End == AN5D_END_AS_C)
+        if (End == AN5D_END_AS_C) {
           EXPECT_EQ(Entry, 0);
+        }
         // A part of a launch (slab rounds of one launch): computed whole on a
         // copy, then only its rows stored into the plane the launch writes;
         // the inner part comes first and must not need the halos.
@@ -231,10 +232,12 @@ void expectSlabsAsPlainLoop(const Stencil &St, long Planes, long Gpus, long Bt, 
         }
         return Which == AN5D_PART_EDGES ? N : 0;
       });
-  if (Bt % 2 == 0 && Steps > 2 * Bt)
+  if (Bt % 2 == 0 && Steps > 2 * Bt) {
     EXPECT_GT(SwappedRuns, 0);
-  if (Steps > 3 * Bt)
+  }
+  if (Steps > 3 * Bt) {
     EXPECT_GT(Parts, 0);
+  }
   ASSERT_EQ(Taken, 1);
   EXPECT_GT(Calls, 0);
   for (size_t I = 0; I < Grid.size(); ++I)
