@@ -65,8 +65,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++)
       for (int k = 0; k < l; k++) {
-        A[0][i][j][k] = (real)(((i % 17) * 7 + (j % 17) * 13 + (k % 17) * 19) % 17 / 17.0 + 0.5);
-        A[1][i][j][k] = (real)(((i % 11) * 5 + (j % 11) * 3 + (k % 11) * 2) % 11 / 11.0 + 0.25);
+FILL
       }
   const double start = scaling_now();
   STENCIL(T, n, m, l, A);
@@ -103,8 +102,14 @@ def prepare(a):
         src = open(os.path.join(BENCH, name + ".c")).read()
         head = src[:src.index("int main(")]
         base = f"{name}.{prec}"
+        # the benchmark's own initial values, both planes
+        fill = [ln for ln in src[len(head):].splitlines()
+                if re.match(r"\s*A\[[01]\]\[i\]\[j\]\[k\] = ", ln)]
+        if len(fill) != 2:
+            sys.exit(f"scaling.py: {name}.c: its main's two fill lines not found")
         with open(os.path.join(a.out, base + ".c"), "w") as f:
-            f.write(head + "#define STENCIL " + name + "\n" + MAIN)
+            f.write(head + "#define STENCIL " + name + "\n" +
+                    MAIN.replace("FILL", "\n".join(fill)))
         r = tuned_row(a.tuned, name, prec)
         cmd, _ = bench.n5d_job(argparse.Namespace(out=a.out), an5dc, name, prec,
                                r["opt"], r["bT"], r["bS"], r["hSN"],
