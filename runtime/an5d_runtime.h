@@ -135,6 +135,15 @@ long an5d_launch_stream_parts(long x, long other, int stream_dim,
   return parts;
 }
 
+// The part an5d_steps' launches take when it is asked for `part` and makes
+// `launches` launches: one launch splits into parts exactly; of several,
+// the edges' part takes them all (AN5D_PART_ALL) and the inner part none
+// (-1: no launch).
+inline int an5d_launch_part(long launches, int part) {
+  if (launches == 1 || part == AN5D_PART_ALL)
+    return part;
+  return part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;
+}
 
 // --- Tile ranges ------------------------------------------------------------
 

@@ -241,10 +241,10 @@ template <typename T> void an5d_ooc_finish(an5d_ooc<T> *o, int s) {
 // Sends chunk k into slot s, runs `n` steps from step t on it (run(chunk,
 // rows, first, last, t, n, NULL, AN5D_END_AS_C, AN5D_PART_ALL, 0) with the
 // interior planes first .. last of the chunk's `rows`: as the C loop, every
-// stream block; an5d_slabs_round says what the last four mean) and queues its valid planes' way back. The kernels take
-// the chunk's first lo and last hi planes at a cut as boundary (they never
-// write them, and at level k read them from the plane of level k's
-// parity). Only reads within reach of the valid planes' cone matter: after
+// stream block; an5d_slabs_round says what the last four mean) and queues
+// its valid planes' way back. The kernels take the chunk's first lo and
+// last hi planes at a cut as boundary (they never write them, and at level
+// k read them from the plane of level k's parity). Only reads within reach of the valid planes' cone matter: after
 // s steps the planes more than s x reach from a cut are exact, and the
 // only level that cone reads the cut planes at is level 0 of the first
 // launch, which reads them from the plane step t reads: the values of step

@@ -104,13 +104,40 @@ template <typename T> struct an5d_slab {
   cudaStream_t halos;
   cudaEvent_t computed; // this round's kernels are done
   cudaEvent_t received; // this round's halos have arrived
-  // With AN5D_TIMING: per round, timed events around its kernels on stream
-  // 0 (the inner stream blocks, then, after the waits, the rest) and around
-  // its halo copies (on `halos`, after the waits); NULL otherwise.
-  cudaEvent_t *kernels_begin, *inner_end, *edges_begin, *kernels_end;
-  cudaEvent_t *copies_begin, *copies_end;
+  // With AN5D_TIMING: per round, timed events (an array of one per round
+  // for each AN5D_CLOCK_*); NULL otherwise.
+  cudaEvent_t *clock[6];
   double pulled; // bytes its halo copies moved in
 };
+
+// A slab's timed events: around its kernels on stream 0 (the inner stream
+// blocks, then, after the waits, the rest) and around its halo copies (on
+// `halos`, after the waits).
+enum {
+  AN5D_CLOCK_KERNELS_BEGIN,
+  AN5D_CLOCK_INNER_END,
+  AN5D_CLOCK_EDGES_BEGIN,
+  AN5D_CLOCK_KERNELS_END,
+  AN5D_CLOCK_COPIES_BEGIN,
+  AN5D_CLOCK_COPIES_END,
+  AN5D_CLOCKS
+};
+
+// Records slab o's timed event `which` of round r on `stream`, with
+// AN5D_TIMING.
+template <typename T>
+void an5d_slab_clock(an5d_slab<T> *o, int which, long r, cudaStream_t stream) {
+  if (o->clock[which] != NULL)
+    AN5D_CHECK(cudaEventRecord(o->clock[which][r], stream));
+}
+
+// The milliseconds between slab o's timed events `from` and `to` of round r.
+template <typename T>
+float an5d_slab_clock_ms(const an5d_slab<T> *o, int from, int to, long r) {
+  float ms = 0.0f;
+  AN5D_CHECK(cudaEventElapsedTime(&ms, o->clock[from][r], o->clock[to][r]));
+  return ms;
+}
 
 // Copies `rows` planes of time plane q (0 or 1) from slab `from` (its
 // plane `at`, grid numbering) into slab `to`, on `to`'s halo stream.
@@ -182,17 +209,14 @@ template <typename T>
 void an5d_slabs_clock_open(an5d_slab<T> *slab, long n, long rounds) {
   for (long s = 0; s < n; ++s) {
     AN5D_CHECK(cudaSetDevice(slab[s].device));
-    cudaEvent_t **lists[6] = {&slab[s].kernels_begin, &slab[s].inner_end,
-                              &slab[s].edges_begin,   &slab[s].kernels_end,
-                              &slab[s].copies_begin,  &slab[s].copies_end};
-    for (int l = 0; l < 6; ++l) {
-      *lists[l] = (cudaEvent_t *)calloc(rounds, sizeof(cudaEvent_t));
-      if (*lists[l] == NULL) {
+    for (int c = 0; c < AN5D_CLOCKS; ++c) {
+      slab[s].clock[c] = (cudaEvent_t *)calloc(rounds, sizeof(cudaEvent_t));
+      if (slab[s].clock[c] == NULL) {
         fprintf(stderr, "an5d: out of host memory for the slab timing\n");
         exit(1);
       }
       for (long r = 0; r < rounds; ++r)
-        AN5D_CHECK(cudaEventCreate(&(*lists[l])[r]));
+        AN5D_CHECK(cudaEventCreate(&slab[s].clock[c][r]));
     }
   }
 }
@@ -215,18 +239,13 @@ void an5d_slabs_clock_say(an5d_slab<T> *slab, long n, long rounds,
     AN5D_CHECK(cudaSetDevice(o->device));
     double kernels = 0.0, copies = 0.0;
     for (long r = 0; r < rounds; ++r) {
-      float ms = 0.0f;
-      AN5D_CHECK(cudaEventElapsedTime(&ms, o->kernels_begin[r],
-                                      o->inner_end[r]));
-      kernels += ms;
-      AN5D_CHECK(cudaEventElapsedTime(&ms, o->edges_begin[r],
-                                      o->kernels_end[r]));
-      kernels += ms;
-      if (r < exchanges) {
-        AN5D_CHECK(cudaEventElapsedTime(&ms, o->copies_begin[r],
-                                        o->copies_end[r]));
-        copies += ms;
-      }
+      kernels += an5d_slab_clock_ms(o, AN5D_CLOCK_KERNELS_BEGIN,
+                                    AN5D_CLOCK_INNER_END, r) +
+                 an5d_slab_clock_ms(o, AN5D_CLOCK_EDGES_BEGIN,
+                                    AN5D_CLOCK_KERNELS_END, r);
+      if (r < exchanges)
+        copies += an5d_slab_clock_ms(o, AN5D_CLOCK_COPIES_BEGIN,
+                                     AN5D_CLOCK_COPIES_END, r);
     }
     fprintf(stderr, "an5d timing: slab %ld (device %d): kernels %.3f ms; "
                     "%ld halo exchanges of %.4g MB, %.3f ms each\n",
@@ -236,13 +255,10 @@ void an5d_slabs_clock_say(an5d_slab<T> *slab, long n, long rounds,
     busy[o->device] += kernels;
     if (busy[o->device] > busiest)
       busiest = busy[o->device];
-    cudaEvent_t *lists[6] = {o->kernels_begin, o->inner_end,
-                             o->edges_begin,   o->kernels_end,
-                             o->copies_begin,  o->copies_end};
-    for (int l = 0; l < 6; ++l) {
+    for (int c = 0; c < AN5D_CLOCKS; ++c) {
       for (long r = 0; r < rounds; ++r)
-        AN5D_CHECK(cudaEventDestroy(lists[l][r]));
-      free(lists[l]);
+        AN5D_CHECK(cudaEventDestroy(o->clock[c][r]));
+      free(o->clock[c]);
     }
   }
   free(busy);
@@ -321,9 +337,10 @@ void an5d_slabs_say(const an5d_slab<T> *slab, const an5d_slab_plan *p,
 
 // One round: `n` steps from t on every slab (run(grid, rows, first, last,
 // t, n, swapped, end, part, guard): `part` the stream blocks, AN5D_PART_*,
-// `guard` rows from the ends of the interior planes first .. last), from data in the plane the C loop reads at t (*swapped 0) or the other
-// one (1), ending as `end` says (AN5D_END_*; *swapped then says where the
-// data of t + n is); each slab's kernels after the halos it reads and after
+// `guard` rows from the ends of the interior planes first .. last), from
+// data in the plane the C loop reads at t (*swapped 0) or the other one
+// (1), ending as `end` says (AN5D_END_*; *swapped then says where the data
+// of t + n is); each slab's kernels after the halos it reads and after
 // its neighbours have read its planes (the previous round's `received`
 // events). Then, when `exchange` is set, each slab's halos are pulled from
 // its neighbours on its own stream once they and it are done: the plane
@@ -350,20 +367,17 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     // plane and write no plane a neighbour reads (guard), so the halos move
     // meanwhile; the blocks near the ends follow once the halos are in.
     const int split = end == AN5D_END_OPEN && after_exchange;
-    if (o->kernels_begin != NULL)
-      AN5D_CHECK(cudaEventRecord(o->kernels_begin[round], 0));
+    an5d_slab_clock(o, AN5D_CLOCK_KERNELS_BEGIN, round, 0);
     if (split && runs) {
       int scratch = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
                       &scratch, end, AN5D_PART_INNER, guard);
     }
-    if (o->inner_end != NULL)
-      AN5D_CHECK(cudaEventRecord(o->inner_end[round], 0));
+    an5d_slab_clock(o, AN5D_CLOCK_INNER_END, round, 0);
     if (after_exchange)
       for (long u = s > 0 ? s - 1 : 0; u <= s + 1 && u < count; ++u)
         AN5D_CHECK(cudaStreamWaitEvent(0, slab[u].received, 0));
-    if (o->edges_begin != NULL)
-      AN5D_CHECK(cudaEventRecord(o->edges_begin[round], 0));
+    an5d_slab_clock(o, AN5D_CLOCK_EDGES_BEGIN, round, 0);
     if (runs) {
       int mine = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
@@ -377,8 +391,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
       out = mine;
       ran = 1;
     }
-    if (o->kernels_end != NULL)
-      AN5D_CHECK(cudaEventRecord(o->kernels_end[round], 0));
+    an5d_slab_clock(o, AN5D_CLOCK_KERNELS_END, round, 0);
     AN5D_CHECK(cudaEventRecord(o->computed, 0));
   }
   *swapped = out;
@@ -390,8 +403,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     AN5D_CHECK(cudaSetDevice(o->device));
     for (long u = s > 0 ? s - 1 : 0; u <= s + 1 && u < count; ++u)
       AN5D_CHECK(cudaStreamWaitEvent(o->halos, slab[u].computed, 0));
-    if (o->copies_begin != NULL)
-      AN5D_CHECK(cudaEventRecord(o->copies_begin[round], o->halos));
+    an5d_slab_clock(o, AN5D_CLOCK_COPIES_BEGIN, round, o->halos);
     if (s > 0) {
       an5d_slab_pull(&slab[s - 1], o, o->load_first,
                      o->valid_first - o->load_first, cells, q);
@@ -411,8 +423,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
                                 box, q);
       }
     }
-    if (o->copies_end != NULL)
-      AN5D_CHECK(cudaEventRecord(o->copies_end[round], o->halos));
+    an5d_slab_clock(o, AN5D_CLOCK_COPIES_END, round, o->halos);
     AN5D_CHECK(cudaEventRecord(o->received, o->halos));
   }
   return launches;
@@ -424,11 +435,10 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
 // grid, as an5d_slabs_round calls it) in slabs on every GPU: AN5D_GPUS of
 // them, or the default (an5d_default_gpus). Step s reads plane
 // an5d_read_plane(s, shift) in the C loop; `box` is the interior of a
-// plane. Rounds before the last two end
-// in whichever plane their fewest launches leave the data in
-// (AN5D_END_OPEN), the one before the last in the C loop's plane, and the
-// last as the C loop leaves both planes. Returns 0, having done nothing, when that is one
-// slab, or when the default's slabs do not fit the devices (the one-GPU
+// plane. Rounds before the last two end in whichever plane their fewest
+// launches leave the data in (AN5D_END_OPEN), the one before the last in
+// the C loop's plane, and the last as the C loop leaves both planes.
+// Returns 0, having done nothing, when that is one slab, or when the default's slabs do not fit the devices (the one-GPU
 // path, in memory or out of core, takes over); stops with a message, the
 // arrays unchanged, when AN5D_GPUS's slabs do not fit (out of core across
 // several GPUs is not done yet). Sets NCCL_NVLS_ENABLE=0 unless set: NVLink

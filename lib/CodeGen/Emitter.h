@@ -215,6 +215,12 @@ private:
   /// it in (AN5D_END_OPEN): the N.5D launches of the scalar kernels. Naive
   /// and vector-cell runs keep both planes as the C loop has them.
   bool swapsPlanes() const { return !oneStepLaunches() && !P.vectorCells(); }
+  /// In an5d_steps of the runs that keep both planes as the C loop has
+  /// them: `end` unused, *swapped set to 0.
+  void keepsPlanes();
+  /// In a vector-cell an5d_steps making `Launches` launches: the part they
+  /// take (an5d_launch_part), none of them returning 0.
+  void launchPartOrReturn(const std::string &Launches);
   void launchFunction();
   /// The opening of an5d_steps: comment, signature, the shared-memory
   /// opt-in; the caller closes it.

@@ -196,6 +196,22 @@ void Emitter::planeSizeLine() {
   W.line("const long plane = " + Plane + ";");
 }
 
+void Emitter::launchPartOrReturn(const std::string &Launches) {
+  W.line("const int launch_part = an5d_launch_part(" + Launches + ", part);");
+  W.line("if (launch_part < 0)");
+  W.indent();
+  W.line("return 0;");
+  W.dedent();
+}
+
+void Emitter::keepsPlanes() {
+  W.line("(void)end;");
+  W.line("if (swapped != NULL)");
+  W.indent();
+  W.line("*swapped = 0;");
+  W.dedent();
+}
+
 void Emitter::stepsFunction() {
   stepsFunctionHead();
   std::string Args = gridArgs() + scalarArgs();
@@ -206,11 +222,7 @@ void Emitter::stepsFunction() {
          "there.");
   if (oneStepLaunches()) {
     W.line("int in_plane = an5d_read_plane(t_first, " + Shift + ");");
-    W.line("(void)end;");
-    W.line("if (swapped != NULL)");
-    W.indent();
-    W.line("*swapped = 0;");
-    W.dedent();
+    keepsPlanes();
     W.line("(void)guard;");
     W.line("if (part == AN5D_PART_INNER)");
     W.indent();
@@ -228,11 +240,7 @@ void Emitter::stepsFunction() {
            "an5d_end_schedule(steps, AN5D_BT, *swapped, end) : "
            "an5d_launch_schedule(steps, AN5D_BT);");
     W.line("const long launches = schedule.full + schedule.tail_count;");
-    W.line("// One launch splits into parts exactly (an5d_part_range); of "
-           "several, the edges' part takes");
-    W.line("// them all and the inner part none.");
-    W.line("const int launch_part = launches == 1 || part == AN5D_PART_ALL ? "
-           "part : part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;");
+    W.line("const int launch_part = an5d_launch_part(launches, part);");
     W.line("an5d_streams streams;");
     W.line("an5d_streams_create(&streams);");
     // The launch loop; checked, it runs in an5d_checked_launches' lambda
@@ -441,9 +449,10 @@ void Emitter::outOfCore() {
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
                                  : "host, host + (size_t)" + Ext[0] + " * " +
                                        Cells;
-  std::string Grid = Planes + ", " + Ext[0] + ", " + Cells + ", " + First[0] +
+  std::string Head = Planes + ", " + Ext[0] + ", " + Cells + ", " + First[0] +
                      ", " + Last[0] + ", " + str(P.Lo[0]) + ", " +
-                     str(P.Hi[0]) + ", " + str(P.BT) + ", t_first, steps";
+                     str(P.Hi[0]) + ", " + str(P.BT);
+  std::string Grid = Head + ", t_first, steps";
   W.line("// Steps on a part of the grid along " + It[0] + " (a slab, or a "
          "chunk out of core) as on a grid of");
   W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
@@ -466,10 +475,8 @@ void Emitter::outOfCore() {
           (N == 3 ? First[1] + ", " + Last[1] + " - " + First[1] + " + 1, "
                   : std::string("0, 1, ")) +
           First[N - 1] + ", " + Last[N - 1] + " - " + First[N - 1] + " + 1}";
-  std::string SlabGrid = Grid;
-  SlabGrid.insert(SlabGrid.size() - std::string(", t_first, steps").size(),
-                  ", " + str(P.WriteShift) + ", " + Box);
-  W.line("if (an5d_slabs(" + SlabGrid + ", an5d_part))");
+  W.line("if (an5d_slabs(" + Head + ", " + str(P.WriteShift) + ", " + Box +
+         ", t_first, steps, an5d_part))");
   W.indent();
   W.line("return;");
   W.dedent();
@@ -544,20 +551,7 @@ void Emitter::vecStepsFunction() {
   W.line("// plane is (t + w) % 2).");
   W.line("int in_plane = an5d_read_plane(t_first, " + str(P.WriteShift) +
          ");");
-  W.line("(void)end;");
-  W.line("if (swapped != NULL)");
-  W.indent();
-  W.line("*swapped = 0;");
-  W.dedent();
-  W.line("// One launch splits into parts exactly (an5d_part_range); of "
-         "several, the edges' part takes");
-  W.line("// them all and the inner part none.");
-  W.line("const int launch_part = steps == 1 || part == AN5D_PART_ALL ? part "
-         ": part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;");
-  W.line("if (launch_part < 0)");
-  W.indent();
-  W.line("return 0;");
-  W.dedent();
+  keepsPlanes();
   W.line("const " + Elem + " *in = grid + in_plane * plane; // the data of "
          "the next step");
   std::string Args = gridArgs() + scalarArgs();
@@ -568,6 +562,7 @@ void Emitter::vecStepsFunction() {
     W.line("// step per launch, so the plane not written last holds step "
            "t_last - 1.");
     W.line("const long full = an5d_vector_full_launches(steps, AN5D_BT);");
+    launchPartOrReturn("full + steps - full * AN5D_BT");
     if (P.BT % 2 == 0) {
       W.line("// An even degree ends on the parity it starts from, so its "
              "launches alternate between");
@@ -588,13 +583,15 @@ void Emitter::vecStepsFunction() {
                           : std::string("grid + (in_plane ^ 1) * plane")) +
            ";");
     W.line("an5d_launch_vec_bt(in, out, grid + (in_plane ^ 1) * plane, "
-           "AN5D_PART_ALL, 0L" + Args + ");");
+           "launch_part, guard" + Args + ");");
     W.line("in = out;");
     if (P.BT % 2)
       W.line("in_plane ^= 1;");
     W.close();
     Single = "steps - full * AN5D_BT";
   }
+  if (P.BT == 1)
+    launchPartOrReturn("steps");
   W.open("for (long left = " + Single + "; left > 0; --left)");
   W.line("an5d_launch_vec(in, grid + (in_plane ^ 1) * plane, launch_part, "
          "guard" + Args + ");");
