@@ -5,7 +5,9 @@ emit (here, where an5dc is built): draws programs exactly as
 scripts/difftest.py does (program INDEX of seed S from the generator seeded
 "S:INDEX", its option sets and runs), runs an5dc on each option set until
 --sets are accepted, and writes DIR/manifest.csv (one row per generated
-file) and DIR/cases.tar.gz (prog.c and the generated .cu files). Every
+file) and DIR/cases.tar.gz (prog.c and the generated .cu files; with --xz
+DIR/cases.tar.xz, one solid stream about 10x smaller, since every file holds
+the same runtime: 10,000 programs fit the device tool's carry). Every
 --large-every-th program draws its grids up to --large2d / --large3d cells
 per side, so that many blocks and tiles exist on the GPU; the others keep
 the difftest's small grids, from one cell up, which exercise the edge tiles.
@@ -176,6 +178,14 @@ def emit(args):
                             exist_ok=True)
                 with open(os.path.join(args.dir, "cases", path), "w") as fh:
                     fh.write(text)
+    elif args.xz:
+        # One xz stream with a 64 MiB window: the runtime every file embeds
+        # is stored about once per window. Deterministic like the gzip one.
+        with tarfile.open(os.path.join(args.dir, "cases.tar.xz"), "w:xz", preset=9) as tar:
+            for i in sorted(results):
+                files = results[i][0]
+                for path in sorted(files):
+                    add_text(tar, path, files[path])
     else:
         # A plain gzip stream (no name or time in its header): deterministic.
         with open(os.path.join(args.dir, "cases.tar.gz"), "wb") as raw:
@@ -224,6 +234,15 @@ class Runner:
         with self.lock:
             self.logf.write("[%5.0f s] %s\n" % (time.time() - self.a.start, text))
             self.logf.flush()
+
+    def device_env(self, row):
+        """The environment of row's GPU runs: with several GPUs, programs
+        take them in turn (one GPU each, so the runtime plans one slab)."""
+        if self.a.gpus <= 1:
+            return None
+        env = dict(os.environ)
+        env["CUDA_VISIBLE_DEVICES"] = str(int(row["program"]) % self.a.gpus)
+        return env
 
     def left(self):
         return self.deadline - time.time()
@@ -277,7 +296,8 @@ class Runner:
         exe = os.path.join(d, row["key"] + ".exe")
         got = os.path.join(d, row["key"] + ".%s.bin" % tag)
         want = os.path.join(d, row["key"] + ".%s.ref.bin" % tag)
-        st, text = self.cmd([exe] + args + [got], log, self.a.run_timeout)
+        st, text = self.cmd([exe] + args + [got], log, self.a.run_timeout,
+                            env=self.device_env(row))
         m = VERIFY_LINE.search(text)
         vrel = float(m.group(2)) if m else None
         if st == "timeout":
@@ -316,7 +336,7 @@ class Runner:
         exe = os.path.join(d, row["key"] + ".exe")
         st, text = self.cmd([self.a.sanitizer, "--tool", tool, "--error-exitcode", "1",
                              exe] + args + [os.path.join(d, row["key"] + ".san.bin")], log,
-                            self.a.sanitizer_timeout)
+                            self.a.sanitizer_timeout, env=self.device_env(row))
         if st == "timeout":
             return "TIMEOUT"
         if st == 0:
@@ -489,17 +509,22 @@ def run(args):
         for name in wanted:
             shutil.copytree(os.path.join(args.dir, "cases", name), os.path.join(work, name))
     else:
-        with tarfile.open(os.path.join(args.dir, "cases.tar.gz")) as tar:
+        archive = os.path.join(args.dir, "cases.tar.xz")
+        if not os.path.exists(archive):
+            archive = os.path.join(args.dir, "cases.tar.gz")
+        with tarfile.open(archive) as tar:
             tar.extractall(work, members=[m for m in tar.getmembers()
                                           if m.name.split("/")[0] in wanted])
+    if args.gpus is None:
+        args.gpus = 1 if args.emu else count_gpus()
     r = Runner(args, work, args.outdir)
     mode = "emulation (%s)" % args.emucc if args.emu else "nvcc (%s)" % args.nvcc
     r.log("%d generated files of %d programs (part %s, programs %s, set %s), %s, cc %s, "
-          "compute-sanitizer %s, %d jobs, deadline %.0f s" % (
+          "compute-sanitizer %s, %d jobs, %d GPUs, deadline %.0f s" % (
               len(rows), len({x["program"] for x in rows}), args.part or "all",
               args.programs or "all", "all" if args.set is None else args.set, mode,
               args.cc or "none (no file comparison)",
-              args.sanitizer or "none", args.jobs, args.deadline_s))
+              args.sanitizer or "none", args.jobs, args.gpus, args.deadline_s))
     san = sanitized(rows, args.sanitize, args.sanitize_min_cells)
     # The sanitized files first, so that their results come back whatever
     # the deadline cuts.
@@ -550,6 +575,17 @@ def run(args):
     return 1 if bad else 0
 
 
+def count_gpus():
+    """The GPUs nvidia-smi lists (1 when it cannot tell)."""
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, universal_newlines=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 1
+    return max(1, sum(1 for line in out.splitlines() if line.startswith("GPU ")))
+
+
 def compact(nums):
     """1,2,3,7 -> '1-3,7'."""
     out = []
@@ -584,6 +620,8 @@ def main():
     e.add_argument("-j", type=int, default=2)
     e.add_argument("--folder", action="store_true",
                    help="write DIR/cases/ as files instead of DIR/cases.tar.gz")
+    e.add_argument("--xz", action="store_true",
+                   help="write DIR/cases.tar.xz (one solid xz stream) instead of cases.tar.gz")
     e.add_argument("--an5dc", default=os.path.join(ROOT, "build", "bin", "an5dc"))
     g = sub.add_parser("run", help="build and check DIR's files on the GPU")
     g.add_argument("dir")
@@ -593,6 +631,8 @@ def main():
     g.add_argument("--set", type=int,
                    help="only the files of option set K (0 = each program's first)")
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    g.add_argument("--gpus", type=int,
+                   help="spread the programs over this many GPUs (default: nvidia-smi -L)")
     g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 510)),
                    help="start no work after this many seconds (default $DEADLINE_S or 510)")
     g.add_argument("--grace-s", type=float, default=30,
