@@ -25,6 +25,12 @@ namespace codegen {
 
 inline std::string str(int64_t V) { return std::to_string(V); }
 
+/// The kernels' dynamic shared array. Its extern declaration has external
+/// linkage even inside a kernel, so it must not meet a global of the
+/// user's program later in the file (nvcc: "declaration is incompatible"):
+/// an an5d_ name, like every other name of the generated code at file scope.
+inline const char *const DynamicShared = "an5d_smem";
+
 
 /// "x + 3", "x - 2", "x" for a variable plus a constant.
 inline std::string plus(const std::string &X, int64_t C) {

@@ -326,17 +326,17 @@ void Emitter::assocFunctions() {
 void Emitter::kernelSetup(const KernelPlan &K) {
   int64_t D = K.Degree;
   if (!P.scalar().SharedRows.empty()) {
-    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", smem);");
+    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", " + std::string(DynamicShared) + ");");
     W.line("// Zero both shared buffers once: the pads around the block stay "
            "zero.");
     W.line("for (int cell = " + threadIndex() +
            "; cell < 2 * AN5D_SM_BUFFER; cell += AN5D_THREADS)");
     W.indent();
-    W.line("smem[cell] = " + zero() + ";");
+    W.line(std::string(DynamicShared) + "[cell] = " + zero() + ";");
     W.dedent();
     W.line("__syncthreads();");
-    W.line(Elem + " *const sm_buffer0 = smem;");
-    W.line(Elem + " *const sm_buffer1 = smem + AN5D_SM_BUFFER;");
+    W.line(Elem + " *const sm_buffer0 = " + std::string(DynamicShared) + ";");
+    W.line(Elem + " *const sm_buffer1 = " + std::string(DynamicShared) + " + AN5D_SM_BUFFER;");
   } else {
     W.line("// Every read is in this thread's own column: no shared memory.");
   }
@@ -489,10 +489,10 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            "global-memory latency overlaps the");
     W.line("// levels of the rows before; __syncthreads does not wait for "
            "these copies.");
-    W.line(Elem + " *const ahead_rows = smem + 2 * AN5D_SM_BUFFER + " +
+    W.line(Elem + " *const ahead_rows = " + std::string(DynamicShared) + " + 2 * AN5D_SM_BUFFER + " +
            threadIndex() + ";");
     if (P.haloRows())
-      W.line(Elem + " *const halo_rows = smem + 2 * AN5D_SM_BUFFER + "
+      W.line(Elem + " *const halo_rows = " + std::string(DynamicShared) + " + 2 * AN5D_SM_BUFFER + "
              "AN5D_AHEAD_SLOTS * AN5D_THREADS" +
              std::string(P.Cells > 1 ? " * AN5D_CELLS" : "") + " + " +
              threadIndex() + "; // halo threads only");

@@ -392,7 +392,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
          scalarParams() + ")");
   W.open("");
   beginKernel(vecKernelName(D));
-  W.line("AN5D_DYNAMIC_SHARED(" + V + ", smem);");
+  W.line("AN5D_DYNAMIC_SHARED(" + V + ", " + std::string(DynamicShared) + ");");
   W.line("const int lane = (int)threadIdx.x; // this thread's vector in a row");
   W.line("const int row0 = (int)threadIdx.y * AN5D_CELLS + " + str(P.Lo[1]) +
          "; // its first row in a shared plane");
@@ -424,7 +424,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
            " && " + It[1] + " + AN5D_CELLS - 1 <= " + Last[1] + " && " +
            It[2] + " >= " + First[2] + " && " + It[2] +
            " + AN5D_VEC - 1 <= " + Last[2] + ";");
-    W.line(V + " *const level_planes = smem + AN5D_VEC_PLANES * "
+    W.line(V + " *const level_planes = " + std::string(DynamicShared) + " + AN5D_VEC_PLANES * "
            "AN5D_VEC_PLANE;");
   }
   // The vectors the in-plane reads reach, relative to the thread's.
@@ -479,7 +479,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
     }
   KernelOp &First = op(KernelOpKind::CopyRow);
   First.Head = "for (int ahead = 0; ahead < AN5D_PREFETCH; ++ahead)";
-  First.Src = vecCopyCall("smem + ahead * AN5D_VEC_PLANE", It[0] + " + ahead");
+  First.Src = vecCopyCall(std::string(DynamicShared) + " + ahead * AN5D_VEC_PLANE", It[0] + " + ahead");
   for (int64_t Ahead = 0; Ahead < P.Prefetch; ++Ahead)
     First.Writes.push_back(inputPlane(Ahead));
   op(KernelOpKind::Loop).Src = "for (;;)";
@@ -510,7 +510,7 @@ std::string Emitter::vecCopyCall(const std::string &Dst,
 }
 
 Operand Emitter::inputPlane(int64_t Row) const {
-  Operand O = bufferValue("smem", Row, 0, Row);
+  Operand O = bufferValue(DynamicShared, Row, 0, Row);
   O.Modulo = P.vector().Planes;
   return O;
 }
@@ -531,7 +531,7 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
             " (ring slot " + str(Q) + ") ----";
   op(KernelOpKind::Break).Test = I + " > stream_last";
   KernelOp &Copy = op(KernelOpKind::CopyRow);
-  Copy.Src = vecCopyCall("smem + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
+  Copy.Src = vecCopyCall(std::string(DynamicShared) + " + (plane_in + AN5D_PREFETCH) % AN5D_VEC_PLANES * "
                          "AN5D_VEC_PLANE",
                          I + " + AN5D_PREFETCH");
   Copy.Writes = {inputPlane(P.Prefetch)};
@@ -541,7 +541,7 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
   Wt.Note = "row " + I + " has landed";
   op(KernelOpKind::Barrier);
   W.line("const " + vecType() + " *const plane_" + str(Q) +
-         " = smem + plane_in * AN5D_VEC_PLANE + " + VecRowBase + ";");
+         " = " + std::string(DynamicShared) + " + plane_in * AN5D_VEC_PLANE + " + VecRowBase + ";");
   for (int64_t Ci = 0; Ci < C; ++Ci) {
     assign(KernelOpKind::Move, ringName(0, Q, Ci),
            "plane_" + str(Q) + "[" + vecIndex(Ci, "lane") + "]", inputPlane(0),
@@ -581,7 +581,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
   if (Level == 1) {
     W.line("// " + (D > 1 ? "level 1 of " : std::string()) + "row " + Row +
            ": its in-plane neighbours from its shared plane");
-    W.line("const " + vecType() + " *const centre = smem + (plane_in + " +
+    W.line("const " + vecType() + " *const centre = " + std::string(DynamicShared) + " + (plane_in + " +
            str(P.vector().Planes - P.Hi[0]) + ") % AN5D_VEC_PLANES * "
            "AN5D_VEC_PLANE + " + VecRowBase + ";");
   } else if (P.vector().LevelRing) {
