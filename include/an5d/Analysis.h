@@ -63,6 +63,11 @@ struct StencilAnalysis {
   /// Analysed under --fast-math (AnalysisOptions): every later stage reads
   /// the math mode here (division helpers, build line, verify tolerance).
   bool FastMath = false;
+  /// A double stencil whose update multiplies, adds, divides or calls in
+  /// float (`0.5f * (float)A[...]`): those operations round as float's do
+  /// (and nvcc contracts them into float FMAs), so the verify tolerance is
+  /// float's.
+  bool FloatInDouble = false;
   /// Offset of each read (same order as Stencil::Reads), one entry per
   /// spatial dimension, streaming dimension first.
   std::vector<std::vector<int64_t>> ReadOffsets;

@@ -203,6 +203,12 @@ struct Plan {
   /// Built with nvcc's --use_fast_math: the analysis ran under --fast-math
   /// (StencilAnalysis::FastMath, copied here for the build line).
   bool FastMath = false;
+  /// -DAN5D_VERIFY's tolerance, relative to max(|ref|, 1): verifyTolerance
+  /// of the type the update computes in (StencilAnalysis::FloatInDouble).
+  double VerifyTolerance = 1e-4;
+  /// The update of a double stencil computes partly in float (the header
+  /// says why the tolerance is float's).
+  bool FloatInDouble = false;
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;

@@ -69,6 +69,20 @@ int64_t countWideDoubleLiterals(const Stencil &S) {
   return static_cast<int64_t>(Wide.size());
 }
 
+/// Whether an operation of E computes in float: arithmetic or a call of
+/// float type (negation and conversions round the same way everywhere).
+static bool computesInFloat(const Expr &E) {
+  if (E.Type == ScalarType::Float &&
+      (E.K == Expr::Call ||
+       (E.K == Expr::Binary &&
+        (E.Text == "+" || E.Text == "-" || E.Text == "*" || E.Text == "/"))))
+    return true;
+  for (const Expr &Arg : E.Args)
+    if (computesInFloat(Arg))
+      return true;
+  return false;
+}
+
 class Analyzer {
 public:
   Analyzer(const Stencil &S, const ScopModel &M, Diagnoser &D,
@@ -380,6 +394,7 @@ std::optional<StencilAnalysis> Analyzer::run() {
   }
   classify();
   A.WideDoubleLiterals = countWideDoubleLiterals(S);
+  A.FloatInDouble = S.Elem == ElemType::Double && computesInFloat(S.Update);
   return A;
 }
 
@@ -602,6 +617,9 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
                     "and sqrt)"
                   : "exact (IEEE, in the order written)")
      << "\n";
+  if (FloatInDouble)
+    OS << "  arithmetic: partly in float (float operands): the float "
+          "verify tolerance\n";
   OS << "  offsets (" << Offsets.size() << "):";
   for (const auto &O : Offsets) {
     OS << " [";

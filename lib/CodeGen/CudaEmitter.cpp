@@ -595,7 +595,7 @@ void Emitter::userProgram() {
   for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
     line("  an5d_verify_compare(" + References[Pl] + ", (const " + Elem +
          " *)" + Bases[Pl] + ", " + Cells +
-         ", " + toleranceLiteral(verifyTolerance(S.Elem, P.FastMath)) + ");");
+         ", " + toleranceLiteral(P.VerifyTolerance) + ");");
   W.raw("#endif");
   if (S.Form == StencilForm::PointerSwap)
     pointerSwapEpilogue(line);

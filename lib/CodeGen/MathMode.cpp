@@ -28,6 +28,10 @@ void an5d::writeVerifyNote(CodeWriter &W, const Plan &P) {
          " for float, " +
          toleranceLiteral(verifyTolerance(ElemType::Double, P.FastMath)) +
          " for double.");
+  if (P.FloatInDouble)
+    W.line("//   This update computes partly in float (float operands), so "
+           "its double planes compare with " +
+           toleranceLiteral(P.VerifyTolerance) + ".");
   if (!P.FastMath)
     return;
   W.line("// --fast-math: results may differ from the C loop's in the last "

@@ -620,6 +620,9 @@ std::optional<PlanError> an5d::makePlan(const Stencil &S,
     return Error;
   setPtxasLevel(A, Opts, P);
   P.FastMath = A.FastMath;
+  P.FloatInDouble = A.FloatInDouble;
+  P.VerifyTolerance = verifyTolerance(
+      A.FloatInDouble ? ElemType::Float : S.Elem, A.FastMath);
   return std::nullopt;
 }
 
