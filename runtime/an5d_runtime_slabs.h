@@ -193,15 +193,59 @@ inline void an5d_enable_peer(int a, int b) {
   cudaGetLastError(); // already enabled is not an error here
 }
 
+// Frees one slab's buffer, stream and events (an5d_slab_alloc's).
+template <typename T> void an5d_slab_free(an5d_slab<T> *o) {
+  AN5D_CHECK(cudaSetDevice(o->device));
+  AN5D_CHECK(cudaFree(o->grid));
+  AN5D_CHECK(cudaStreamDestroy(o->halos));
+  AN5D_CHECK(cudaEventDestroy(o->computed));
+  AN5D_CHECK(cudaEventDestroy(o->received));
+}
+
 // Frees what an5d_slabs_open allocated of slabs 0 .. n-1.
 template <typename T> void an5d_slabs_free(an5d_slab<T> *slab, long n) {
-  for (long s = 0; s < n; ++s) {
-    AN5D_CHECK(cudaSetDevice(slab[s].device));
-    AN5D_CHECK(cudaFree(slab[s].grid));
-    AN5D_CHECK(cudaStreamDestroy(slab[s].halos));
-    AN5D_CHECK(cudaEventDestroy(slab[s].computed));
-    AN5D_CHECK(cudaEventDestroy(slab[s].received));
+  for (long s = 0; s < n; ++s)
+    an5d_slab_free(&slab[s]);
+}
+
+// Slab s's interior planes, grid numbering: *run_first .. *run_last (none
+// when *run_first > *run_last). The buffer's first lo and last hi planes at
+// a cut are the kernels' boundary (an5d_ooc_chunk says why a halo of
+// exchange x reach holds).
+inline void an5d_slab_runs(const an5d_slab_plan *p, long planes, long s,
+                           long first, long last, long lo, long hi,
+                           long *run_first, long *run_last) {
+  long vf, ve, lf, le;
+  an5d_slab_span(p, planes, s, &vf, &ve, &lf, &le);
+  *run_first = lf > 0 && lf + lo > first ? lf + lo : first;
+  *run_last = le < planes && le - 1 - hi < last ? le - 1 - hi : last;
+}
+
+// Slab s of plan p on `device` (the current device): its spans, both time
+// planes of its planes, its halo stream and events. Returns 0, holding
+// nothing (*need: the bytes), when cudaMalloc refuses the buffer.
+template <typename T>
+int an5d_slab_alloc(an5d_slab<T> *o, const an5d_slab_plan *p, long planes,
+                    long cells, long first, long last, long lo, long hi,
+                    long s, int device, size_t *need) {
+  o->device = device;
+  an5d_slab_span(p, planes, s, &o->valid_first, &o->valid_end,
+                 &o->load_first, &o->load_end);
+  o->rows = o->load_end - o->load_first;
+  long rf, rl;
+  an5d_slab_runs(p, planes, s, first, last, lo, hi, &rf, &rl);
+  o->run_first = rf - o->load_first;
+  o->run_last = rl - o->load_first;
+  const size_t bytes = 2 * (size_t)o->rows * cells * sizeof(T);
+  if (cudaMalloc((void **)&o->grid, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    *need = bytes;
+    return 0;
   }
+  AN5D_CHECK(cudaStreamCreateWithFlags(&o->halos, cudaStreamNonBlocking));
+  AN5D_CHECK(cudaEventCreateWithFlags(&o->computed, cudaEventDisableTiming));
+  AN5D_CHECK(cudaEventCreateWithFlags(&o->received, cudaEventDisableTiming));
+  return 1;
 }
 
 // Creates the timed events of every slab for `rounds` rounds.
@@ -290,29 +334,14 @@ int an5d_slabs_open(an5d_slab<T> *slab, const an5d_slab_plan *p, long planes,
     }
   }
   for (long s = 0; s < p->count; ++s) {
-    an5d_slab<T> *o = &slab[s];
-    o->device = (int)(s % devices);
-    an5d_slab_span(p, planes, s, &o->valid_first, &o->valid_end,
-                   &o->load_first, &o->load_end);
-    o->rows = o->load_end - o->load_first;
-    // The buffer's first lo and last hi planes at a cut are the kernels'
-    // boundary (an5d_ooc_chunk says why a halo of exchange x reach holds).
-    const long lf = o->load_first, le = o->load_end;
-    const long rf = lf > 0 && lf + lo > first ? lf + lo : first;
-    const long rl = le < planes && le - 1 - hi < last ? le - 1 - hi : last;
-    o->run_first = rf - lf;
-    o->run_last = rl - lf;
-    AN5D_CHECK(cudaSetDevice(o->device));
-    const size_t bytes = 2 * (size_t)o->rows * cells * sizeof(T);
-    if (cudaMalloc((void **)&o->grid, bytes) != cudaSuccess) {
-      cudaGetLastError();
+    const int d = (int)(s % devices);
+    AN5D_CHECK(cudaSetDevice(d));
+    if (!an5d_slab_alloc(&slab[s], p, planes, cells, first, last, lo, hi, s,
+                         d, need)) {
       an5d_slabs_free(slab, s);
-      *need = bytes, *device = o->device, *budget = 0;
+      *device = d, *budget = 0;
       return 0;
     }
-    AN5D_CHECK(cudaStreamCreateWithFlags(&o->halos, cudaStreamNonBlocking));
-    AN5D_CHECK(cudaEventCreateWithFlags(&o->computed, cudaEventDisableTiming));
-    AN5D_CHECK(cudaEventCreateWithFlags(&o->received, cudaEventDisableTiming));
   }
   for (long s = 1; s < p->count; ++s) {
     an5d_enable_peer(slab[s - 1].device, slab[s].device);

@@ -17,6 +17,7 @@ relative to max(|ref|, 1)).
   scripts/difftest.py --seed 7 --only 12 --print   # print program 12 of seed 7
   scripts/difftest.py --count 50 --seed 7 --bitwise  # every cell bit for bit
   scripts/difftest.py --count 50 --slabs --max-steps 20  # runs also in 2-4 slabs
+  scripts/difftest.py --count 50 --mpi --max-steps 20    # and with --mpi on 2-3 ranks
 
 A failure is a mismatch, a crash (an5dc exiting other than 0 or 1, the
 generated program dying), a hang (--timeout), generated code that does not
@@ -163,6 +164,7 @@ class Tools:
         self.emu_opt = args.emu_opt
         self.bitwise = getattr(args, "bitwise", False)
         self.slabs = getattr(args, "slabs", False)
+        self.mpi = getattr(args, "mpi", False)
 
 
 CLANG_ERROR = re.compile(r"^\S+:\d+:\d+: error: .*\[([a-z-]+)\]$", re.M)
@@ -226,17 +228,18 @@ class Builder:
             self.ref = exe
         return self.ref
 
-    def emulation(self, flags):
-        """The emulated program for flags; None for a refused option value."""
-        key = " ".join(flags)
+    def emulation(self, flags, mpi=False):
+        """The emulated program for flags (built with --mpi and mpicxx when
+        mpi); None for a refused option value."""
+        key = " ".join(flags) + (" --mpi" if mpi else "")
         if key in self.emus:
             return self.emus[key]
         n = len(self.emus)
         cu = os.path.join(self.work, "gen%d.cu" % n)
         exe = os.path.join(self.work, "emu%d" % n)
         try:
-            rc.generate(self.t.an5dc, self.src, cu, flags, self.both + self.cmdline,
-                        timeout=self.t.timeout)
+            rc.generate(self.t.an5dc, self.src, cu, flags + (["--mpi"] if mpi else []),
+                        self.both + self.cmdline, timeout=self.t.timeout)
         except rc.CommandError as e:
             if e.timed_out:
                 raise Failure("timeout", e.report(), flags)
@@ -249,7 +252,9 @@ class Builder:
             return None
         try:
             rc.build_emulation(self.t.emucc, cu, exe, self.src, self.both,
-                               options=[self.t.emu_opt], timeout=4 * self.t.timeout)
+                               options=[self.t.emu_opt], timeout=4 * self.t.timeout,
+                               env=dict(rc.mpi_env(os.environ), CXX="mpicxx") if mpi
+                               else None)
         except rc.CommandError as e:
             raise Failure("timeout" if e.timed_out else "compile", e.report(), flags)
         self.emus[key] = exe
@@ -296,7 +301,37 @@ class Builder:
             if not ok:
                 raise Failure("mismatch", summary + where + ("\n" + detail if detail else ""),
                               flags, run)
+        if self.t.mpi:
+            self.check_mpi_run(flags, run, args, ref_out)
         return True
+
+    def check_mpi_run(self, flags, run, args, ref_out):
+        """The run again from the file built with --mpi, on 2 or 3 ranks
+        under mpirun (the count from the run, as for --slabs): every rank's
+        output must match the C program's."""
+        emu = self.emulation(flags, mpi=True)
+        ranks = 2 + (sum(run[0]) + run[1] + run[2]) % 2
+        where = " (with --mpi on %d ranks)" % ranks
+        out = os.path.join(self.work, "mpi.bin")
+        outs = ["%s.%d" % (out, r) for r in range(ranks)]
+        for path in outs:
+            if os.path.exists(path):
+                os.remove(path)
+        try:
+            rc.run(rc.mpi_command(ranks, emu, args, out), timeout=self.t.timeout,
+                   env=rc.mpi_env(os.environ))
+        except rc.CommandError as e:
+            raise Failure("timeout" if e.timed_out else "crash", e.report() + where,
+                          flags, run)
+        for rank, path in enumerate(outs):
+            try:
+                ok, summary, detail = rc.check_cells(ref_out, path, self.double,
+                                                     bitwise=self.t.bitwise)
+            except ValueError as e:
+                raise Failure("mismatch", str(e) + where, flags, run)
+            if not ok:
+                raise Failure("mismatch", "rank %d: %s%s%s" % (
+                    rank, summary, where, "\n" + detail if detail else ""), flags, run)
 
 
 def check(tools, p, sets, runs, work, stats=None, want=None):
@@ -505,6 +540,10 @@ def write_failure(out, seed, index, kind, p, flags, run, detail, original, tools
         json.dump(p, fh, indent=1, sort_keys=True)
     both, cmdline = gen.defines(p)
     defs = both + cmdline
+    # A failure of the --mpi file: its repro builds and runs that one.
+    ranks = re.search(r"\(with --mpi on (\d+) ranks\)", detail or "")
+    if ranks:
+        flags = flags + ["--mpi"]
     an5dc = [tools.an5dc, "prog.c", "-o", "prog.cu"] + flags + (["--"] + defs if defs else [])
     args = gen.program_args(p, *run) if run else []
     compare = ["python3", os.path.join(ROOT, "test", "Execution", "run_compare.py"),
@@ -514,6 +553,8 @@ def write_failure(out, seed, index, kind, p, flags, run, detail, original, tools
         compare.append("--cflags=" + " ".join(cmdline))
     if p["elem"] == "double":
         compare.append("--double")
+    if ranks:
+        compare += ["--mpi", ranks.group(1)]
     if run:
         compare += ["--run", " ".join(args)]
     else:  # it fails before it runs: an5dc, then the emulation's build
@@ -550,7 +591,7 @@ def plan(args, index):
         if fl not in sets:
             sets.append(fl)
     runs = draw_runs(rng, p, args.runs, args.max2d, args.max3d, args.max_steps)
-    if getattr(args, "slabs", False) and not p["fixed"]:
+    if (getattr(args, "slabs", False) or getattr(args, "mpi", False)) and not p["fixed"]:
         # Two more runs deep along the streaming dimension and long enough
         # for slab rounds between the first and the last two (their own
         # stream: the runs above stay those of a plain run).
@@ -625,6 +666,9 @@ def main():
                          "contracts no FMA on x86-64, so exact code must)")
     ap.add_argument("--slabs", action="store_true",
                     help="also run each run in 2-4 slabs (AN5D_GPUS) on two emulated devices")
+    ap.add_argument("--mpi", action="store_true",
+                    help="also run each run from a file built with --mpi on 2-3 ranks "
+                         "(mpirun, OpenMPI), every rank's output compared")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args()

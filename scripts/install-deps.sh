@@ -31,6 +31,8 @@ pick_llvm() {
 }
 
 apt_install ca-certificates cmake make g++ pkg-config python3 libisl-dev libgmp-dev libgtest-dev
+# OpenMPI: the --mpi tests run the emulation under mpirun.
+apt_install openmpi-bin libopenmpi-dev
 V=$(pick_llvm)
 apt_install "llvm-$V-dev" "llvm-$V-tools" "libclang-$V-dev" "clang-$V" "libclang-common-$V-dev"
 echo "$V"

@@ -31,6 +31,11 @@ if _nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", _nvcc))
 
+# OpenMPI (scripts/install-deps.sh installs it): the --mpi execution tests
+# build the emulation with mpicxx and run it under mpirun.
+if shutil.which("mpirun") and shutil.which("mpicxx"):
+    config.available_features.add("mpi")
+
 # The fuzzer, where the build has it (-DAN5D_FUZZ=ON, fuzz/).
 if getattr(config, "an5d_fuzz", "").upper() in ("ON", "TRUE", "YES", "1"):
     config.available_features.add("fuzzer")

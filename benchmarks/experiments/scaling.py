@@ -9,7 +9,10 @@
       parameters, plus DIR/build.sh (nvcc -O3 -arch=sm_90, with and without
       -DAN5D_VERIFY) and DIR/run.sh, which on the GPU machine checks every
       file against the C loop on a small grid on 1, 2 and 4 GPUs and then
-      runs the strong and weak points, one log line set per point.
+      runs the strong and weak points, one log line set per point. Each
+      stencil also gets DIR/<...>.mpi.cu (an5dc --mpi, built with -ccbin
+      mpicxx) for run.sh's mpi-verify and mpi-strong phases: one rank per
+      GPU under mpirun ($MPIRUN).
   scaling.py report --log LOG --csv OUT.csv
       Reads run.sh's log into one CSV row per point: GFLOP/s from the slab
       or kernel time, the speedup over one GPU, and the slab timing lines
@@ -119,6 +122,9 @@ def prepare(a):
         cmd[3] = os.path.join(a.out, base + ".cu")
         cmd[4:4] = ["--gpu", "H200"]
         subprocess.run(cmd, check=True)
+        cmd[3] = os.path.join(a.out, base + ".mpi.cu")
+        at = cmd.index("--") if "--" in cmd else len(cmd)
+        subprocess.run(cmd[:at] + ["--mpi"] + cmd[at:], check=True)
         names.append((base, name, prec, r))
     with open(os.path.join(a.out, "build.sh"), "w") as f:
         f.write("#!/bin/bash\n# nvcc builds, all at once\ncd \"$(dirname \"$0\")\"\n")
@@ -126,6 +132,8 @@ def prepare(a):
             for tag, flag in (("", ""), (".verify", " -DAN5D_VERIFY")):
                 f.write(f"nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp{flag} {base}.cu "
                         f"-o {base}{tag} -lgomp &\n")
+                f.write(f"nvcc -O3 -arch=sm_90 -ccbin mpicxx -Xcompiler -fopenmp{flag} "
+                        f"{base}.mpi.cu -o {base}.mpi{tag} -lgomp &\n")
         f.write("wait\n")
     with open(os.path.join(a.out, "run.sh"), "w") as f:
         f.write(RUN_SH.format(
@@ -139,8 +147,10 @@ RUN_SH = r'''#!/bin/bash
 # Usage: run.sh verify|strong|weak [stencil.precision ...]   (log on stdout)
 # The GPU count each point uses is AN5D_GPUS (GPUS="1 2 4" by default);
 # NVLink multicast stays off. BIN=dir runs the programs built in another
-# folder (an earlier an5dc's), TAG=x names the points kind-x.
+# folder (an earlier an5dc's), TAG=x names the points kind-x. The mpi-*
+# phases run one rank per GPU count of GPUS under $MPIRUN.
 cd "$(dirname "$0")"
+mpirun=${{MPIRUN:-mpirun --allow-run-as-root --oversubscribe --bind-to none}}
 bin=${{BIN:-.}}
 gpus=${{GPUS:-1 2 4}}
 export NCCL_NVLS_ENABLE=0 AN5D_VERBOSE=1 OMP_PROC_BIND=spread
@@ -162,6 +172,16 @@ for set in {sets}; do
     for g in $gpus; do
       echo "== point $base strong$TAG gpus=$g grid=${{strong}}x{cross}x{cross} steps={steps}"
       AN5D_GPUS=$g AN5D_TIMING=1 $bin/$base $strong {cross} {cross} {steps} 2>&1
+    done ;;
+  mpi-verify)
+    for g in $gpus; do
+      echo "== point $base mpi-verify$TAG gpus=$g grid=203x96x80 steps=$((2 * bt + 3))"
+      OMP_NUM_THREADS=$(( $(nproc) / g )) $mpirun -np $g $bin/$base.mpi.verify 203 96 80 $((2 * bt + 3)) 2>&1
+    done ;;
+  mpi-strong)
+    for g in $gpus; do
+      echo "== point $base mpi-strong$TAG gpus=$g grid=${{strong}}x{cross}x{cross} steps={steps}"
+      OMP_NUM_THREADS=$(( $(nproc) / g )) AN5D_TIMING=1 $mpirun -np $g $bin/$base.mpi $strong {cross} {cross} {steps} 2>&1
     done ;;
   weak)
     for g in $gpus; do
@@ -194,9 +214,12 @@ def report(a):
             continue
         if cur is None:
             continue
-        if m := re.match(r"an5d timing: ([\d.]+) ms (kernels|on \d+ slabs)", line):
+        if m := re.match(r"an5d timing: ([\d.]+) ms (kernels|on \d+ slabs|on \d+ ranks)", line):
             cur["ms"] = float(m.group(1))
-            cur["path"] = "in memory" if m.group(2) == "kernels" else "slabs"
+            cur["path"] = {"kernels": "in memory"}.get(m.group(2), m.group(2).split()[-1])
+        elif m := re.match(r"an5d timing: rank \d+ .*; \d+ halo exchanges of ([\d.e+-]+) MB, ([\d.]+) ms each", line):
+            cur["exchange_ms"] = max(float(m.group(2)), cur["exchange_ms"] or 0.0)
+            cur["exchange_mb"] = max(float(m.group(1)), cur["exchange_mb"] or 0.0)
         elif m := re.match(r"an5d timing: slab \d+ .*kernels ([\d.]+) ms; \d+ halo exchanges of ([\d.e+-]+) MB, ([\d.]+) ms each", line):
             cur["slowest_slab_ms"] = max(float(m.group(1)), cur["slowest_slab_ms"] or 0.0)
             cur["exchange_ms"] = max(float(m.group(3)), cur["exchange_ms"] or 0.0)

@@ -46,6 +46,9 @@ struct SourceText {
 /// The text of runtime/an5d_runtime.h, the host code every generated file
 /// shares (embedded by the build: cmake/EmbedText.cmake).
 extern const char *const RuntimeHeaderText;
+/// The text of runtime/an5d_runtime_mpi.h, after it in files generated with
+/// --mpi.
+extern const char *const MpiRuntimeText;
 
 /// Writes an indented text, one line at a time. Every line of the
 /// generated file goes through one of these.

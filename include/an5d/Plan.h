@@ -74,6 +74,8 @@ struct PlanOptions {
   /// ptxas optimization level the generated file asks to be built with
   /// (--ptxas-opt): 0 (auto, Plan::PtxasOpt) to 3; the driver checks it.
   int64_t PtxasOpt = 0;
+  /// The region runs SPMD under mpirun, one slab per rank (--mpi).
+  bool Mpi = false;
 };
 
 /// One kernel: advances Degree time steps per launch.
@@ -209,6 +211,9 @@ struct Plan {
   /// The update of a double stencil computes partly in float (the header
   /// says why the tolerance is float's).
   bool FloatInDouble = false;
+  /// Built with mpicxx as nvcc's host compiler; the region splits the grid
+  /// over the MPI ranks (PlanOptions::Mpi).
+  bool Mpi = false;
 
   /// Row index of streaming offset Off in the shared buffer, or -1.
   int64_t sharedRowOf(int64_t Off) const;

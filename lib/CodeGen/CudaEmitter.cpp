@@ -183,8 +183,13 @@ void Emitter::headerFooter() {
   for (const std::string &L : runPaths(P))
     W.line("// " + L);
   writeVerifyNote(W, P);
-  W.line("// Build: nvcc " + nvccFlags(Plans) +
-         " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
+  if (P.Mpi)
+    W.line("// Build: nvcc " + nvccFlags(Plans) +
+           " FILE.cu   or   CXX=mpicxx an5dc-emucc FILE.cu -o prog (CPU "
+           "emulation); run: mpirun -np RANKS ./prog");
+  else
+    W.line("// Build: nvcc " + nvccFlags(Plans) +
+           " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
   const Plan &Build = buildLevelPlan(Plans);
   if (!Build.PtxasReason.empty())
     W.line("//   -Xptxas -O" + str(Build.PtxasOpt) + ": " + Build.PtxasReason);
@@ -250,6 +255,12 @@ void Emitter::preludeCommon() {
   W.raw("#include <stdio.h>");
   W.raw("#include <stdlib.h>");
   W.raw("#include <string.h>");
+  if (P.Mpi) {
+    // MPI's C API only: the deprecated C++ bindings add static objects.
+    W.raw("#define OMPI_SKIP_MPICXX 1");
+    W.raw("#define MPICH_SKIP_MPICXX 1");
+    W.raw("#include <mpi.h>");
+  }
   W.line("");
   W.raw("#ifdef AN5D_EMULATION");
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
@@ -291,6 +302,13 @@ void Emitter::preludeCommon() {
     Runtime.pop_back();
   if (!OwnCodeOnly)
     W.raw(Runtime);
+  if (P.Mpi && !OwnCodeOnly) {
+    W.raw("// ---- an5d_runtime_mpi.h (--mpi) ----");
+    Runtime = MpiRuntimeText;
+    if (!Runtime.empty() && Runtime.back() == '\n')
+      Runtime.pop_back();
+    W.raw(Runtime);
+  }
   W.raw("// ---- end of the an5d host runtime ----");
   W.line("");
 }

@@ -407,7 +407,19 @@ void Emitter::runFunction() {
 std::vector<std::string> an5d::runPaths(const Plan &P) {
   const std::string Lo = std::to_string(P.Lo[0]), Hi = std::to_string(P.Hi[0]);
   const std::string BT = std::to_string(P.BT);
-  return {
+  std::vector<std::string> Paths;
+  if (P.Mpi)
+    Paths = {
+        "Under mpirun (--mpi): one slab per rank along the streaming "
+        "dimension, each on a GPU of its node",
+        "  (the ranks of a node take its GPUs in turn), halos of " + BT +
+            " x " + Lo + " + " + BT + " x " + Hi + " planes through MPI and "
+            "pinned host",
+        "  buffers every " + BT + " steps; every rank ends with the whole "
+        "grid (MPI_Allgatherv). One rank, too thin",
+        "  a grid for two slabs, or a slab over its GPU's budget: every rank "
+        "runs the whole grid as below."};
+  std::vector<std::string> OneProcess = {
       "Run time: slabs along the streaming dimension, one per GPU, when "
       "AN5D_GPUS=N asks for N > 1 (several",
       "  slabs may share a GPU) or, unset, when several GPUs are visible and "
@@ -426,6 +438,8 @@ std::vector<std::string> an5d::runPaths(const Plan &P) {
       "  pass, halos of TBT x " + Lo + " + TBT x " + Hi +
           " planes, 3 chunks in flight (one GPU; AN5D_VERBOSE=1 prints the "
           "choice)."};
+  Paths.insert(Paths.end(), OneProcess.begin(), OneProcess.end());
+  return Paths;
 }
 
 void Emitter::outOfCore() {
@@ -475,6 +489,15 @@ void Emitter::outOfCore() {
           (N == 3 ? First[1] + ", " + Last[1] + " - " + First[1] + " + 1, "
                   : std::string("0, 1, ")) +
           First[N - 1] + ", " + Last[N - 1] + " - " + First[N - 1] + " + 1}";
+  if (P.Mpi) {
+    W.line("// Under mpirun: one slab per rank (an5d_mpi_slabs); every rank "
+           "ends with the whole grid.");
+    W.line("if (an5d_mpi_slabs(" + Head + ", " + str(P.WriteShift) + ", " +
+           Box + ", t_first, steps, an5d_part))");
+    W.indent();
+    W.line("return;");
+    W.dedent();
+  }
   W.line("if (an5d_slabs(" + Head + ", " + str(P.WriteShift) + ", " + Box +
          ", t_first, steps, an5d_part))");
   W.indent();

@@ -600,6 +600,7 @@ std::string an5d::nvccFlags(const std::vector<Plan> &Plans) {
   int64_t Level = Build.PtxasOpt;
   return "-O3 -arch=" + Build.Gpu.arch() +
          (Build.FastMath ? " --use_fast_math" : "") +
+         (Build.Mpi ? " -ccbin mpicxx" : "") +
          (Level == 3 ? std::string() : " -Xptxas -O" + std::to_string(Level));
 }
 
@@ -623,6 +624,7 @@ std::optional<PlanError> an5d::makePlan(const Stencil &S,
   P.FloatInDouble = A.FloatInDouble;
   P.VerifyTolerance = verifyTolerance(
       A.FloatInDouble ? ElemType::Float : S.Elem, A.FastMath);
+  P.Mpi = Opts.Mpi;
   return std::nullopt;
 }
 
@@ -630,6 +632,8 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   dumpShape(OS);
   OS << "  ptxas: -O" << PtxasOpt
      << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
+  if (Mpi)
+    OS << "  mpi: one slab per rank (--mpi)\n";
   if (FastMath)
     OS << "  math: fast (nvcc --use_fast_math; the update may be "
           "reassociated)\n";

@@ -93,13 +93,29 @@ def generate(an5dc, source, cu, flags=(), defines=(), timeout=None):
 
 
 def build_emulation(emucc, cu, exe, source, defines=(), tsan=False,
-                    options=(), timeout=None):
+                    options=(), timeout=None, env=None):
     """Builds CU for the CPU emulation. The generated file keeps the user's
     '#include "..."' lines, which resolve next to SOURCE, not next to CU."""
     include = ["-I", os.path.dirname(os.path.abspath(source))]
     cmd = [emucc] + (["--tsan"] if tsan else []) + list(options) + \
         [cu, "-o", exe] + list(defines) + include
-    run(cmd, timeout=timeout)
+    run(cmd, timeout=timeout, env=env)
+
+
+def mpi_env(env):
+    """ENV for mpirun: OpenMPI refuses to start as root without these (CI
+    machines run as root)."""
+    env = dict(env)
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    return env
+
+
+def mpi_command(ranks, exe, args, out):
+    """Runs EXE ARGS OUT.<rank> on RANKS ranks (mpirun --oversubscribe):
+    each rank writes its own output file."""
+    return ["mpirun", "--oversubscribe", "-np", str(ranks), "sh", "-c",
+            'exec "$0" "$@" "%s.$OMPI_COMM_WORLD_RANK"' % out, exe] + list(args)
 
 
 def read_cells(path, typecode):
@@ -194,6 +210,9 @@ def main():
                     help="print the generated program's stderr before each "
                     "result (AN5D_VERBOSE lines)")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--mpi", type=int, default=0, metavar="RANKS",
+                    help="build the emulation with CXX=mpicxx and run it under "
+                    "mpirun -np RANKS; every rank's output file must match")
     ap.add_argument("--run", action="append", required=True,
                     help="program arguments before the output file, after "
                     "NAME=VALUE words that set the generated program's "
@@ -220,10 +239,13 @@ def compare_runs(args):
                     shlex.split(args.cflags))
     generate(args.an5dc, args.input, cu, shlex.split(args.flags),
              user_defines + includes)
-    build_emulation(args.emucc, cu, gpu_exe, args.input, defines + includes,
-                    args.tsan, options=shlex.split(args.emuflags))
-
     env = dict(os.environ)
+    if args.mpi:
+        env = mpi_env(env)
+        env["CXX"] = "mpicxx"
+    build_emulation(args.emucc, cu, gpu_exe, args.input, defines + includes,
+                    args.tsan, options=shlex.split(args.emuflags), env=env)
+
     if args.tsan:
         env["TSAN_OPTIONS"] = "halt_on_error=1 exitcode=66"
     failed = 0
@@ -236,11 +258,16 @@ def compare_runs(args):
             run_env[key] = value
         ref_out = args.tmp + ".ref.bin"
         gpu_out = args.tmp + ".emu.bin"
-        for path in (ref_out, gpu_out):
+        outs = ["%s.%d" % (gpu_out, r) for r in range(args.mpi)] if args.mpi \
+            else [gpu_out]
+        for path in [ref_out] + outs:
             if os.path.exists(path):
                 os.remove(path)
         run([ref_exe] + prog_args + [ref_out])
-        proc = run([gpu_exe] + prog_args + [gpu_out], env=run_env)
+        if args.mpi:
+            proc = run(mpi_command(args.mpi, gpu_exe, prog_args, gpu_out), env=run_env)
+        else:
+            proc = run([gpu_exe] + prog_args + [gpu_out], env=run_env)
         if args.tsan and "ThreadSanitizer" in proc.stderr:
             print("FAIL: %s %s [%s]: ThreadSanitizer report" % (name, spec, args.flags))
             sys.stdout.write(proc.stderr)
@@ -248,14 +275,17 @@ def compare_runs(args):
             continue
         if args.show_stderr:
             sys.stdout.write(proc.stderr)
-        label = "%s %s%s [%s]" % (name, spec, " double" if args.double else "",
-                                   args.flags)
-        ok, summary, detail = check_cells(ref_out, gpu_out, args.double,
-                                          args.bitwise, args.tol)
-        print("%s: %s: %s" % ("PASS" if ok else "FAIL", label, summary))
-        if detail:
-            print(detail)
-        failed += not ok
+        for rank, out in enumerate(outs):
+            label = "%s %s%s [%s]%s" % (name, spec, " double" if args.double else "",
+                                         args.flags,
+                                         " rank %d of %d" % (rank, args.mpi) if args.mpi
+                                         else "")
+            ok, summary, detail = check_cells(ref_out, out, args.double,
+                                              args.bitwise, args.tol)
+            print("%s: %s: %s" % ("PASS" if ok else "FAIL", label, summary))
+            if detail:
+                print(detail)
+            failed += not ok
     return 1 if failed else 0
 
 

@@ -364,6 +364,7 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   if (O.Prefetch)
     PO.Prefetch = *O.Prefetch;
   PO.AsyncPrefetch = O.AsyncPrefetch.value_or(true);
+  PO.Mpi = O.Mpi;
   if (O.Autotune && (*O.Autotune < 1 || *O.Autotune > MaxAutotune)) {
     llvm::errs() << "an5dc: error: --autotune=" << *O.Autotune
                  << " is out of range; use 1 to " << MaxAutotune

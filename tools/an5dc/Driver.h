@@ -41,6 +41,7 @@ struct DriverOptions {
   std::optional<int> Prefetch;       // --prefetch (default: the plan's, 2)
   std::optional<bool> AsyncPrefetch; // --async-prefetch (default true)
   bool FastMath = false;             // --fast-math
+  bool Mpi = false;                  // --mpi
   std::string Gpu = "H100";          // --gpu
   /// Where Gpu came from when --gpu was not given and a GPU is visible
   /// ("the visible GPU, NVIDIA H200"), for the header; else empty.

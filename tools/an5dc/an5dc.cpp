@@ -131,6 +131,14 @@ cl::opt<bool> FastMath(
              "results may differ from the C loop in the last bits"),
     cl::init(false), cl::cat(Category));
 
+cl::opt<bool> MpiOpt(
+    "mpi",
+    cl::desc("Run the region SPMD under mpirun: every rank runs the "
+             "program, rank r computes slab r of the grid on a GPU of its "
+             "node, halos go between ranks through MPI, and every rank ends "
+             "with the whole result (build with -ccbin mpicxx)"),
+    cl::init(false), cl::cat(Category));
+
 cl::opt<std::string> Gpu(
     "gpu",
     cl::desc("GPU to plan and build for: its limits (threads, registers, "
@@ -247,6 +255,7 @@ DriverOptions driverOptions(FrontendOptions Frontend) {
   O.Prefetch = given<int>(Prefetch);
   O.AsyncPrefetch = given<bool>(AsyncPrefetch);
   O.FastMath = FastMath;
+  O.Mpi = MpiOpt;
   O.Gpu = Gpu;
   // No --gpu: the GPU of this machine, when nvidia-smi shows a known one.
   if (Gpu.getNumOccurrences() == 0)

@@ -1,0 +1,422 @@
+//===- an5d_runtime_mpi.h - Slabs across MPI ranks (an5dc --mpi) ----------===//
+//
+// The fourth part of the host runtime, in files generated with --mpi only
+// (after an5d_runtime_slabs.h, whose slab plan, spans and rounds it uses;
+// the file includes <mpi.h> first). Every rank runs the user's program; in
+// the region rank r computes slab r of the grid on one GPU of its node, the
+// halos go between neighbouring ranks through pinned host buffers every bT
+// steps, and at the end every rank holds the whole grid, both planes, as
+// the sequential program leaves it.
+// Tests: test/Execution/mpi-*.test (mpirun on the CPU emulation).
+//
+//===----------------------------------------------------------------------===//
+#ifndef AN5D_RUNTIME_MPI_H
+#define AN5D_RUNTIME_MPI_H
+
+// --- Slabs across MPI ranks -------------------------------------------------
+
+// Stops every rank on an MPI error, with the call that failed.
+#define AN5D_MPI_CHECK(call)                                                   \
+  do {                                                                         \
+    const int an5d_mpi_e = (call);                                             \
+    if (an5d_mpi_e != MPI_SUCCESS) {                                           \
+      char an5d_mpi_text[MPI_MAX_ERROR_STRING];                                \
+      int an5d_mpi_len = 0;                                                    \
+      MPI_Error_string(an5d_mpi_e, an5d_mpi_text, &an5d_mpi_len);              \
+      fprintf(stderr, "an5d: MPI error at %s:%d: %s (%s)\n", __FILE__,        \
+              __LINE__, an5d_mpi_text, #call);                                 \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                            \
+    }                                                                          \
+  } while (0)
+
+// Ends MPI at exit when the runtime started it (the user's program does not
+// know about MPI).
+inline void an5d_mpi_finalize() {
+  int done = 0;
+  MPI_Finalized(&done);
+  if (!done)
+    MPI_Finalize();
+}
+
+// This process's rank and the ranks in all, MPI started first when the
+// program has not (a program run without mpirun is one rank).
+inline void an5d_mpi_start(int *rank, int *ranks) {
+  int started = 0;
+  AN5D_MPI_CHECK(MPI_Initialized(&started));
+  if (!started) {
+    AN5D_MPI_CHECK(MPI_Init(NULL, NULL));
+    atexit(an5d_mpi_finalize);
+  }
+  AN5D_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, rank));
+  AN5D_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, ranks));
+}
+
+// The rank's GPU: ranks of one node take its visible GPUs in turn.
+inline int an5d_mpi_device(int devices) {
+  MPI_Comm node;
+  int local = 0;
+  AN5D_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                     MPI_INFO_NULL, &node));
+  AN5D_MPI_CHECK(MPI_Comm_rank(node, &local));
+  AN5D_MPI_CHECK(MPI_Comm_free(&node));
+  return devices > 0 ? local % devices : 0;
+}
+
+// The MPI type of `cells` contiguous values of T: one plane, so that counts
+// and displacements of whole grids stay small.
+template <typename T> MPI_Datatype an5d_mpi_plane_type(long cells) {
+  MPI_Datatype plane;
+  if (cells > 2147483647L / (long)sizeof(T)) {
+    fprintf(stderr, "an5d: MPI: a plane of %ld cells is too large for one "
+                    "MPI message; the arrays were not changed\n",
+            cells);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  AN5D_MPI_CHECK(MPI_Type_contiguous((int)(cells * sizeof(T)), MPI_BYTE,
+                                     &plane));
+  AN5D_MPI_CHECK(MPI_Type_commit(&plane));
+  return plane;
+}
+
+// The halos between one rank and its two neighbours: what it sends (its
+// planes a neighbour holds as halo) and receives (its own halo planes), in
+// grid plane numbers, and the pinned host buffers they pass through.
+template <typename T> struct an5d_mpi_halos {
+  long send_at[2], send_rows[2], recv_at[2], recv_rows[2]; // [0]: lower rank
+  T *send[2], *recv[2];
+};
+
+// Slab s's halos among `count` slabs (p, planes and the rest as for
+// an5d_slab_runs). A slab with no interior plane computes nothing: its
+// planes are the C loop's boundary, the same in both time planes for ever,
+// so it and its neighbours exchange nothing (both sides know that).
+template <typename T>
+void an5d_mpi_halos_plan(an5d_mpi_halos<T> *h, const an5d_slab_plan *p,
+                         long planes, long s, long count, long first,
+                         long last, long lo, long hi) {
+  long vf, ve, lf, le, rf, rl;
+  an5d_slab_span(p, planes, s, &vf, &ve, &lf, &le);
+  an5d_slab_runs(p, planes, s, first, last, lo, hi, &rf, &rl);
+  for (int side = 0; side < 2; ++side) {
+    const long u = side == 0 ? s - 1 : s + 1;
+    h->send_at[side] = h->send_rows[side] = 0;
+    h->recv_at[side] = h->recv_rows[side] = 0;
+    if (u < 0 || u >= count || rf > rl)
+      continue;
+    long urf, url;
+    an5d_slab_runs(p, planes, u, first, last, lo, hi, &urf, &url);
+    if (urf > url)
+      continue;
+    long uvf, uve, ulf, ule;
+    an5d_slab_span(p, planes, u, &uvf, &uve, &ulf, &ule);
+    // The neighbour below holds [uve, ule) of this slab as its upper halo;
+    // the one above [ulf, uvf) as its lower halo.
+    h->send_at[side] = side == 0 ? uve : ulf;
+    h->send_rows[side] = side == 0 ? ule - uve : uvf - ulf;
+    h->recv_at[side] = side == 0 ? lf : ve;
+    h->recv_rows[side] = side == 0 ? vf - lf : le - ve;
+  }
+}
+
+// Copies the planes this slab's neighbours need (time plane q) into the
+// pinned send buffers, on the slab's halo stream after its kernels.
+template <typename T>
+void an5d_mpi_halos_out(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
+                        int q) {
+  AN5D_CHECK(cudaStreamWaitEvent(o->halos, o->computed, 0));
+  for (int side = 0; side < 2; ++side)
+    if (h->send_rows[side] > 0)
+      AN5D_CHECK(cudaMemcpyAsync(
+          h->send[side],
+          o->grid + (q * o->rows + h->send_at[side] - o->load_first) * cells,
+          (size_t)h->send_rows[side] * cells * sizeof(T),
+          cudaMemcpyDeviceToHost, o->halos));
+}
+
+// Swaps halos with the neighbouring ranks (the host waits for the send
+// buffers, then for the messages) and copies the received planes into time
+// plane q of the slab's halo planes, on its halo stream; then, when the
+// data is in the other plane (`swapped`), the interior (`box`) of the
+// slab's outermost planes into it, as an5d_slabs_round does; records
+// `received`. Returns the bytes received.
+template <typename T>
+double an5d_mpi_halos_in(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
+                         int q, int swapped, long first, long last,
+                         an5d_plane_box box, MPI_Datatype plane, int rank) {
+  AN5D_CHECK(cudaStreamSynchronize(o->halos));
+  MPI_Request req[4];
+  int n = 0;
+  double bytes = 0.0;
+  for (int side = 0; side < 2; ++side) {
+    const int peer = side == 0 ? rank - 1 : rank + 1;
+    if (h->recv_rows[side] > 0)
+      AN5D_MPI_CHECK(MPI_Irecv(h->recv[side], (int)h->recv_rows[side], plane,
+                               peer, 0, MPI_COMM_WORLD, &req[n++]));
+    if (h->send_rows[side] > 0)
+      AN5D_MPI_CHECK(MPI_Isend(h->send[side], (int)h->send_rows[side], plane,
+                               peer, 0, MPI_COMM_WORLD, &req[n++]));
+  }
+  AN5D_MPI_CHECK(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
+  for (int side = 0; side < 2; ++side) {
+    if (h->recv_rows[side] <= 0)
+      continue;
+    const size_t b = (size_t)h->recv_rows[side] * cells * sizeof(T);
+    AN5D_CHECK(cudaMemcpyAsync(
+        o->grid + (q * o->rows + h->recv_at[side] - o->load_first) * cells,
+        h->recv[side], b, cudaMemcpyHostToDevice, o->halos));
+    bytes += (double)b;
+  }
+  if (swapped) {
+    // The interior planes before run_first and after run_last (halo planes
+    // the kernels read from the C loop's plane).
+    if (h->recv_rows[0] > 0) {
+      const long lo = o->load_first > first ? o->load_first : first;
+      an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo, cells,
+                              box, q);
+    }
+    if (h->recv_rows[1] > 0) {
+      const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
+      an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
+                              hi - (o->load_first + o->run_last), cells, box,
+                              q);
+    }
+  }
+  AN5D_CHECK(cudaEventRecord(o->received, o->halos));
+  return bytes;
+}
+
+// an5d_slabs across MPI ranks: the same arguments and rounds, one slab per
+// rank (fewer when slabs would be thinner than a halo: the other ranks
+// compute nothing and receive the result). Every rank starts from the same
+// host arrays (each ran the program up to here) and ends holding all of
+// both planes (MPI_Allgatherv). Returns 0, having done nothing, on one rank
+// or one slab, or when a slab does not fit its GPU (then every rank runs
+// the whole grid on its own GPU, in memory or out of core, and says so).
+template <typename T, typename Run>
+int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
+                   long last, long lo, long hi, long bt, int shift,
+                   an5d_plane_box box, long t_first, long steps, Run run) {
+  int rank = 0, ranks = 1;
+  an5d_mpi_start(&rank, &ranks);
+  if (ranks <= 1)
+    return 0;
+  an5d_slab_plan p;
+  if (an5d_plan_slabs(planes, lo, hi, bt, ranks, &p) < ranks && rank == 0 &&
+      an5d_verbose())
+    fprintf(stderr, "an5d: MPI: slabs for %d ranks would be thinner than a "
+                    "halo (%ld + %ld planes); %ld slab%s, the other ranks "
+                    "wait for the result\n",
+            ranks, p.halo_lo, p.halo_hi, p.count, p.count > 1 ? "s" : "");
+  int devices = 0;
+  AN5D_CHECK(cudaGetDeviceCount(&devices));
+  const int device = an5d_mpi_device(devices);
+  if (p.count <= 1) { // every rank runs the whole grid, on its own GPU
+    AN5D_CHECK(cudaSetDevice(device));
+    return 0;
+  }
+  int home = 0;
+  AN5D_CHECK(cudaGetDevice(&home));
+  const int mine = rank < p.count;
+  an5d_slab<T> slab;
+  memset(&slab, 0, sizeof slab);
+  an5d_mpi_halos<T> h;
+  memset(&h, 0, sizeof h);
+  size_t need = 0, budget = 0;
+  int fits = 1;
+  if (mine) {
+    AN5D_CHECK(cudaSetDevice(device));
+    long vf, ve, lf, le;
+    an5d_slab_span(&p, planes, rank, &vf, &ve, &lf, &le);
+    need = 2 * (size_t)(le - lf) * cells * sizeof(T);
+    budget = an5d_device_budget();
+    fits = need <= budget && an5d_slab_alloc(&slab, &p, planes, cells, first,
+                                             last, lo, hi, rank, device,
+                                             &need);
+    if (fits) {
+      an5d_mpi_halos_plan(&h, &p, planes, rank, p.count, first, last, lo, hi);
+      for (int side = 0; side < 2; ++side) {
+        AN5D_CHECK(cudaMallocHost(
+            (void **)&h.send[side],
+            (size_t)(h.send_rows[side] + 1) * cells * sizeof(T)));
+        AN5D_CHECK(cudaMallocHost(
+            (void **)&h.recv[side],
+            (size_t)(h.recv_rows[side] + 1) * cells * sizeof(T)));
+      }
+    } else if (an5d_verbose()) {
+      fprintf(stderr, "an5d: MPI rank %d: its slab needs %zu bytes, more than "
+                      "device %d gives (%s%zu bytes)\n",
+              rank, need, device,
+              need <= budget ? "cudaMalloc refused; a budget of "
+                             : "a budget of ",
+              budget);
+    }
+  }
+  int all_fit = 0;
+  AN5D_MPI_CHECK(
+      MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  if (!all_fit) {
+    if (mine && fits)
+      an5d_slab_free(&slab);
+    for (int side = 0; side < 2; ++side) {
+      if (h.send[side] != NULL)
+        AN5D_CHECK(cudaFreeHost(h.send[side]));
+      if (h.recv[side] != NULL)
+        AN5D_CHECK(cudaFreeHost(h.recv[side]));
+    }
+    if (rank == 0)
+      fprintf(stderr, "an5d: MPI: a slab does not fit its GPU; every rank "
+                      "runs the whole grid on its own GPU\n");
+    AN5D_CHECK(cudaSetDevice(device));
+    return 0;
+  }
+  if (an5d_verbose()) {
+    // `an5d: MPI, 3 ranks, slabs of 171/171/170 planes (on devices 0/1/0
+    // of their nodes; ...)`, from rank 0.
+    int *on = rank == 0 ? (int *)calloc(ranks, sizeof(int)) : NULL;
+    if (rank == 0 && on == NULL) {
+      fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    AN5D_MPI_CHECK(
+        MPI_Gather(&device, 1, MPI_INT, on, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    if (rank == 0) {
+      fprintf(stderr, "an5d: MPI, %d ranks, slabs of ", ranks);
+      for (long s = 0; s < p.count; ++s) {
+        long vf, ve, lf, le;
+        an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
+        fprintf(stderr, s ? "/%ld" : "%ld", ve - vf);
+      }
+      fprintf(stderr, " planes (on devices ");
+      for (long s = 0; s < p.count; ++s)
+        fprintf(stderr, s ? "/%d" : "%d", on[s]);
+      fprintf(stderr, " of their nodes; halos of %ld + %ld planes through "
+                      "host memory, exchanged every %ld steps)\n",
+              p.halo_lo, p.halo_hi, p.exchange);
+      free(on);
+    }
+  }
+  MPI_Datatype plane = an5d_mpi_plane_type<T>(cells);
+  const char *timing = getenv("AN5D_TIMING");
+  const int timed = timing != NULL && atoi(timing) > 0;
+  // AN5D_TIMING: the steps (from every slab on its GPU to the last
+  // kernel of every rank) apart from the copies in and the gather.
+  const double start = MPI_Wtime();
+  double steps_from = start, steps_to = start;
+  double waited = 0.0, received = 0.0;
+  long launches = 0, exchanges = 0;
+  // A slab without interior planes computes and exchanges nothing.
+  const int runs = mine && slab.run_first <= slab.run_last;
+  if (runs) {
+    for (long q = 0; q < 2; ++q)
+      AN5D_CHECK(cudaMemcpy(slab.grid + q * slab.rows * cells,
+                            (q ? plane1 : plane0) + slab.load_first * cells,
+                            (size_t)slab.rows * cells * sizeof(T),
+                            cudaMemcpyHostToDevice));
+  }
+  if (timed) {
+    AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    steps_from = MPI_Wtime();
+  }
+  if (runs) {
+    const long rounds = (steps + p.exchange - 1) / p.exchange;
+    const long guard = 2 * (p.halo_lo > p.halo_hi ? p.halo_lo : p.halo_hi);
+    int swapped = 0, q = 0;
+    for (long r = 0; r < rounds; ++r) {
+      const long t = t_first + r * p.exchange;
+      const long n = steps - r * p.exchange < p.exchange
+                         ? steps - r * p.exchange
+                         : p.exchange;
+      const int end = r + 1 == rounds   ? AN5D_END_AS_C
+                      : r + 2 == rounds ? AN5D_END_UNSWAPPED
+                                        : AN5D_END_OPEN;
+      // As in an5d_slabs_round: a round of one launch runs its inner stream
+      // blocks while the last round's halos travel.
+      const int split = end == AN5D_END_OPEN && r > 0;
+      if (split) {
+        int scratch = swapped;
+        launches += run(slab.grid, slab.rows, slab.run_first, slab.run_last,
+                        t, n, &scratch, end, AN5D_PART_INNER, guard);
+      }
+      if (r > 0) {
+        const double w = MPI_Wtime();
+        received += an5d_mpi_halos_in(&slab, &h, cells, q, swapped, first,
+                                      last, box, plane, rank);
+        waited += MPI_Wtime() - w;
+        ++exchanges;
+        AN5D_CHECK(cudaStreamWaitEvent(0, slab.received, 0));
+      }
+      launches += run(slab.grid, slab.rows, slab.run_first, slab.run_last, t,
+                      n, &swapped, end, split ? AN5D_PART_EDGES : AN5D_PART_ALL,
+                      guard);
+      AN5D_CHECK(cudaEventRecord(slab.computed, 0));
+      if (r + 1 < rounds) {
+        q = an5d_read_plane(t + n, shift) ^ swapped;
+        an5d_mpi_halos_out(&slab, &h, cells, q);
+      }
+    }
+    AN5D_CHECK(cudaDeviceSynchronize());
+  }
+  if (timed) {
+    AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    steps_to = MPI_Wtime();
+  }
+  if (runs) {
+    for (long qq = 0; qq < 2; ++qq)
+      AN5D_CHECK(cudaMemcpy((qq ? plane1 : plane0) + slab.valid_first * cells,
+                            slab.grid + (qq * slab.rows + slab.valid_first -
+                                         slab.load_first) * cells,
+                            (size_t)(slab.valid_end - slab.valid_first) *
+                                cells * sizeof(T),
+                            cudaMemcpyDeviceToHost));
+  }
+  // Every rank gets every slab's planes.
+  int *counts = (int *)calloc(2 * (size_t)ranks, sizeof(int));
+  if (counts == NULL) {
+    fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  int *displs = counts + ranks;
+  for (long s = 0; s < p.count; ++s) {
+    long vf, ve, lf, le;
+    an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
+    counts[s] = (int)(ve - vf);
+    displs[s] = (int)vf;
+  }
+  for (int s = (int)p.count; s < ranks; ++s)
+    displs[s] = (int)planes;
+  AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane0,
+                                counts, displs, plane, MPI_COMM_WORLD));
+  AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane1,
+                                counts, displs, plane, MPI_COMM_WORLD));
+  const double wall = MPI_Wtime() - start;
+  free(counts);
+  AN5D_MPI_CHECK(MPI_Type_free(&plane));
+  if (timed) {
+    if (runs)
+      fprintf(stderr, "an5d timing: rank %d (device %d): %ld launches; %ld "
+                      "halo exchanges of %.4g MB, %.3f ms each on the host "
+                      "(messages and copies, while the inner stream blocks "
+                      "run)\n",
+              rank, device, launches, exchanges,
+              exchanges ? received / exchanges / 1e6 : 0.0,
+              exchanges ? 1e3 * waited / exchanges : 0.0);
+    AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (rank == 0)
+      fprintf(stderr, "an5d timing: %.3f ms on %ld ranks (exchanges "
+                      "included), %ld steps; %.3f ms the copies to the GPUs, "
+                      "%.3f ms the copies back and the gather\n",
+              1e3 * (steps_to - steps_from), p.count, steps,
+              1e3 * (steps_from - start), 1e3 * (wall - (steps_to - start)));
+  }
+  if (mine) {
+    for (int side = 0; side < 2; ++side) {
+      AN5D_CHECK(cudaFreeHost(h.send[side]));
+      AN5D_CHECK(cudaFreeHost(h.recv[side]));
+    }
+    an5d_slab_free(&slab);
+  }
+  AN5D_CHECK(cudaSetDevice(home));
+  return 1;
+}
+
+#endif // AN5D_RUNTIME_MPI_H
