@@ -185,6 +185,196 @@ double an5d_mpi_halos_in(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
   return bytes;
 }
 
+// --- Ranks of one node: halos peer to peer (CUDA IPC) ------------------------
+
+// With AN5D_MPI_IPC=1, when every rank runs on one node, each slab pulls its
+// halos straight from its neighbours' device buffers (opened once through
+// CUDA IPC) instead of through host memory. Interprocess events order the
+// copies with the kernels, and a small MPI message per round and side says
+// when an event has been recorded (an event must be recorded before another
+// process waits on it, and not recorded again before that wait is
+// enqueued). Opt-in until a GPU run confirms the last fix (the wait on the
+// slab's own kernels; docs/user-guide.md). The CPU emulation has no IPC.
+template <typename T> struct an5d_mpi_ipc {
+  int on;
+  cudaEvent_t computed, received;    // this slab's, interprocess
+  T *grid[2];                        // the neighbours' buffers, opened
+  long rows[2], load_first[2];       // their layout
+  cudaEvent_t nb_computed[2], nb_received[2];
+  MPI_Request sent[4];
+  int tokens[4], pending;
+};
+
+#ifndef AN5D_EMULATION
+// What a rank tells its neighbour about its slab.
+struct an5d_mpi_ipc_info {
+  cudaIpcMemHandle_t grid;
+  cudaIpcEventHandle_t computed, received;
+  long rows, load_first;
+};
+#endif
+
+// Whether AN5D_MPI_IPC=1 asks for it and the ranks share one node; the
+// same answer on every rank (collective).
+inline int an5d_mpi_ipc_wanted(int ranks) {
+#ifdef AN5D_EMULATION
+  (void)ranks;
+  return 0;
+#else
+  const char *given = getenv("AN5D_MPI_IPC");
+  if (given == NULL || strcmp(given, "1") != 0)
+    return 0;
+  MPI_Comm node;
+  int local = 0;
+  AN5D_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                     MPI_INFO_NULL, &node));
+  AN5D_MPI_CHECK(MPI_Comm_size(node, &local));
+  AN5D_MPI_CHECK(MPI_Comm_free(&node));
+  return local == ranks;
+#endif
+}
+
+// Opens the neighbours' buffers and events for slab o (halos h) of `rank`;
+// every running slab calls it, and exchanges with each neighbour it shares
+// halos with.
+template <typename T>
+void an5d_mpi_ipc_open(an5d_mpi_ipc<T> *x, an5d_slab<T> *o,
+                       const an5d_mpi_halos<T> *h, int rank) {
+#ifdef AN5D_EMULATION
+  (void)x, (void)o, (void)h, (void)rank;
+#else
+  AN5D_CHECK(cudaEventCreateWithFlags(
+      &x->computed, cudaEventDisableTiming | cudaEventInterprocess));
+  AN5D_CHECK(cudaEventCreateWithFlags(
+      &x->received, cudaEventDisableTiming | cudaEventInterprocess));
+  an5d_mpi_ipc_info mine;
+  memset(&mine, 0, sizeof mine);
+  AN5D_CHECK(cudaIpcGetMemHandle(&mine.grid, o->grid));
+  AN5D_CHECK(cudaIpcGetEventHandle(&mine.computed, x->computed));
+  AN5D_CHECK(cudaIpcGetEventHandle(&mine.received, x->received));
+  mine.rows = o->rows;
+  mine.load_first = o->load_first;
+  for (int side = 0; side < 2; ++side) {
+    if (h->recv_rows[side] <= 0 && h->send_rows[side] <= 0)
+      continue;
+    const int peer = side == 0 ? rank - 1 : rank + 1;
+    an5d_mpi_ipc_info theirs;
+    AN5D_MPI_CHECK(MPI_Sendrecv(&mine, (int)sizeof mine, MPI_BYTE, peer, 3,
+                                &theirs, (int)sizeof theirs, MPI_BYTE, peer, 3,
+                                MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    AN5D_CHECK(cudaIpcOpenMemHandle((void **)&x->grid[side], theirs.grid,
+                                    cudaIpcMemLazyEnablePeerAccess));
+    AN5D_CHECK(cudaIpcOpenEventHandle(&x->nb_computed[side], theirs.computed));
+    AN5D_CHECK(cudaIpcOpenEventHandle(&x->nb_received[side], theirs.received));
+    x->rows[side] = theirs.rows;
+    x->load_first[side] = theirs.load_first;
+  }
+#endif
+}
+
+// After this slab's kernels of a round: records its interprocess event and
+// tells the neighbours that read its planes.
+template <typename T>
+void an5d_mpi_ipc_computed(an5d_mpi_ipc<T> *x, const an5d_mpi_halos<T> *h,
+                           int rank, long round) {
+  AN5D_CHECK(cudaEventRecord(x->computed, 0));
+  for (int side = 0; side < 2; ++side)
+    if (h->send_rows[side] > 0) {
+      x->tokens[x->pending] = (int)round;
+      AN5D_MPI_CHECK(MPI_Isend(&x->tokens[x->pending], 1, MPI_INT,
+                               side == 0 ? rank - 1 : rank + 1, 1,
+                               MPI_COMM_WORLD, &x->sent[x->pending]));
+      ++x->pending;
+    }
+}
+
+// The exchange of an5d_mpi_halos_in, peer to peer: once a neighbour's
+// kernels are recorded, the halo planes (time plane q) come from its buffer
+// on this slab's halo stream, then the interior copy when `swapped`; the
+// neighbours hear that their planes were read, and this slab's next
+// kernels wait until its own planes have been read by them. Returns the
+// bytes pulled.
+template <typename T>
+double an5d_mpi_ipc_exchange(an5d_mpi_ipc<T> *x, an5d_slab<T> *o,
+                             const an5d_mpi_halos<T> *h, long cells, int q,
+                             int swapped, long first, long last,
+                             an5d_plane_box box, int rank) {
+  double bytes = 0.0;
+  // After this slab's own kernels too: the interior copy below writes the
+  // plane they read.
+  AN5D_CHECK(cudaStreamWaitEvent(o->halos, o->computed, 0));
+  for (int side = 0; side < 2; ++side) {
+    if (h->recv_rows[side] <= 0)
+      continue;
+    int round = 0;
+    AN5D_MPI_CHECK(MPI_Recv(&round, 1, MPI_INT, side == 0 ? rank - 1 : rank + 1,
+                            1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    AN5D_CHECK(cudaStreamWaitEvent(o->halos, x->nb_computed[side], 0));
+    const size_t b = (size_t)h->recv_rows[side] * cells * sizeof(T);
+    AN5D_CHECK(cudaMemcpyAsync(
+        o->grid + (q * o->rows + h->recv_at[side] - o->load_first) * cells,
+        x->grid[side] +
+            (q * x->rows[side] + h->recv_at[side] - x->load_first[side]) *
+                cells,
+        b, cudaMemcpyDeviceToDevice, o->halos));
+    o->pulled += (double)b;
+    bytes += (double)b;
+  }
+  if (swapped) {
+    if (h->recv_rows[0] > 0) {
+      const long lo = o->load_first > first ? o->load_first : first;
+      an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo, cells,
+                              box, q);
+    }
+    if (h->recv_rows[1] > 0) {
+      const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
+      an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
+                              hi - (o->load_first + o->run_last), cells, box,
+                              q);
+    }
+  }
+  AN5D_CHECK(cudaEventRecord(x->received, o->halos));
+  AN5D_CHECK(cudaStreamWaitEvent(0, x->received, 0));
+  for (int side = 0; side < 2; ++side)
+    if (h->recv_rows[side] > 0) {
+      x->tokens[x->pending] = 0;
+      AN5D_MPI_CHECK(MPI_Isend(&x->tokens[x->pending], 1, MPI_INT,
+                               side == 0 ? rank - 1 : rank + 1, 2,
+                               MPI_COMM_WORLD, &x->sent[x->pending]));
+      ++x->pending;
+    }
+  for (int side = 0; side < 2; ++side)
+    if (h->send_rows[side] > 0) {
+      int done = 0;
+      AN5D_MPI_CHECK(MPI_Recv(&done, 1, MPI_INT,
+                              side == 0 ? rank - 1 : rank + 1, 2,
+                              MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      AN5D_CHECK(cudaStreamWaitEvent(0, x->nb_received[side], 0));
+    }
+  AN5D_MPI_CHECK(MPI_Waitall(x->pending, x->sent, MPI_STATUSES_IGNORE));
+  x->pending = 0;
+  return bytes;
+}
+
+// Closes what an5d_mpi_ipc_open opened (after the last kernels: the
+// caller synchronizes the device and then waits at a barrier before the
+// buffers are freed).
+template <typename T> void an5d_mpi_ipc_close(an5d_mpi_ipc<T> *x) {
+#ifndef AN5D_EMULATION
+  AN5D_MPI_CHECK(MPI_Waitall(x->pending, x->sent, MPI_STATUSES_IGNORE));
+  for (int side = 0; side < 2; ++side)
+    if (x->grid[side] != NULL) {
+      AN5D_CHECK(cudaIpcCloseMemHandle(x->grid[side]));
+      AN5D_CHECK(cudaEventDestroy(x->nb_computed[side]));
+      AN5D_CHECK(cudaEventDestroy(x->nb_received[side]));
+    }
+  AN5D_CHECK(cudaEventDestroy(x->computed));
+  AN5D_CHECK(cudaEventDestroy(x->received));
+#else
+  (void)x;
+#endif
+}
+
 // an5d_slabs across MPI ranks: the same arguments and rounds, one slab per
 // rank (fewer when slabs would be thinner than a halo: the other ranks
 // compute nothing and receive the result). Every rank starts from the same
@@ -269,6 +459,9 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     AN5D_CHECK(cudaSetDevice(device));
     return 0;
   }
+  an5d_mpi_ipc<T> ipc;
+  memset(&ipc, 0, sizeof ipc);
+  ipc.on = an5d_mpi_ipc_wanted(ranks);
   if (an5d_verbose()) {
     // `an5d: MPI, 3 ranks, slabs of 171/171/170 planes (on devices 0/1/0
     // of their nodes; ...)`, from rank 0.
@@ -289,9 +482,12 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       fprintf(stderr, " planes (on devices ");
       for (long s = 0; s < p.count; ++s)
         fprintf(stderr, s ? "/%d" : "%d", on[s]);
-      fprintf(stderr, " of their nodes; halos of %ld + %ld planes through "
-                      "host memory, exchanged every %ld steps)\n",
-              p.halo_lo, p.halo_hi, p.exchange);
+      fprintf(stderr, " of their nodes; halos of %ld + %ld planes %s, "
+                      "exchanged every %ld steps)\n",
+              p.halo_lo, p.halo_hi,
+              ipc.on ? "peer to peer (CUDA IPC, one node)"
+                     : "through host memory",
+              p.exchange);
       free(on);
     }
   }
@@ -317,6 +513,8 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     steps_from = MPI_Wtime();
   }
+  if (runs && ipc.on)
+    an5d_mpi_ipc_open(&ipc, &slab, &h, rank);
   if (runs) {
     const long rounds = (steps + p.exchange - 1) / p.exchange;
     const long guard = 2 * (p.halo_lo > p.halo_hi ? p.halo_lo : p.halo_hi);
@@ -339,8 +537,11 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       }
       if (r > 0) {
         const double w = MPI_Wtime();
-        received += an5d_mpi_halos_in(&slab, &h, cells, q, swapped, first,
-                                      last, box, plane, rank);
+        received += ipc.on ? an5d_mpi_ipc_exchange(&ipc, &slab, &h, cells, q,
+                                                   swapped, first, last, box,
+                                                   rank)
+                           : an5d_mpi_halos_in(&slab, &h, cells, q, swapped,
+                                               first, last, box, plane, rank);
         waited += MPI_Wtime() - w;
         ++exchanges;
         AN5D_CHECK(cudaStreamWaitEvent(0, slab.received, 0));
@@ -351,11 +552,19 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       AN5D_CHECK(cudaEventRecord(slab.computed, 0));
       if (r + 1 < rounds) {
         q = an5d_read_plane(t + n, shift) ^ swapped;
-        an5d_mpi_halos_out(&slab, &h, cells, q);
+        if (ipc.on)
+          an5d_mpi_ipc_computed(&ipc, &h, rank, r);
+        else
+          an5d_mpi_halos_out(&slab, &h, cells, q);
       }
     }
     AN5D_CHECK(cudaDeviceSynchronize());
+    if (ipc.on)
+      an5d_mpi_ipc_close(&ipc);
   }
+  // No buffer is freed while a neighbour may still hold it open.
+  if (ipc.on)
+    AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
   if (timed) {
     AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     steps_to = MPI_Wtime();
