@@ -239,6 +239,15 @@ class Runner:
         self.csv.flush()
         self.logf = open(os.path.join(out, "run.log"), "a")
         self.rows = []
+        # At most gpu_jobs runs per GPU at a time (builds are not limited):
+        # many processes time-sliced on one GPU made every run slow.
+        n = max(1, args.gpus or 1)
+        per = args.jobs if args.emu else args.gpu_jobs
+        self.gpu_slots = [threading.Semaphore(max(1, per)) for _ in range(n)]
+
+    def gpu_slot(self, row):
+        """The semaphore of row's GPU (programs take the GPUs in turn)."""
+        return self.gpu_slots[int(row["program"]) % len(self.gpu_slots)]
 
     def log(self, text):
         with self.lock:
@@ -306,8 +315,9 @@ class Runner:
         exe = os.path.join(d, row["key"] + ".exe")
         got = os.path.join(d, row["key"] + ".%s.bin" % tag)
         want = os.path.join(d, row["key"] + ".%s.ref.bin" % tag)
-        st, text = self.cmd([exe] + args + [got], log, self.a.run_timeout,
-                            env=self.device_env(row))
+        with self.gpu_slot(row):
+            st, text = self.cmd([exe] + args + [got], log, self.a.run_timeout,
+                                env=self.device_env(row))
         m = VERIFY_LINE.search(text)
         vrel = float(m.group(2)) if m else None
         if st == "timeout":
@@ -345,9 +355,10 @@ class Runner:
         if self.left() <= 0:
             return "NOT-RUN"
         exe = os.path.join(d, row["key"] + ".exe")
-        st, text = self.cmd([self.a.sanitizer, "--tool", tool, "--error-exitcode", "1",
-                             exe] + args + [os.path.join(d, row["key"] + ".san.bin")], log,
-                            self.a.sanitizer_timeout, env=self.device_env(row))
+        with self.gpu_slot(row):
+            st, text = self.cmd([self.a.sanitizer, "--tool", tool, "--error-exitcode", "1",
+                                 exe] + args + [os.path.join(d, row["key"] + ".san.bin")],
+                                log, self.a.sanitizer_timeout, env=self.device_env(row))
         if st == "timeout":
             return "TIMEOUT"
         if st == 0:
@@ -642,6 +653,8 @@ def main():
     g.add_argument("--set", type=int,
                    help="only the files of option set K (0 = each program's first)")
     g.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    g.add_argument("--gpu-jobs", type=int, default=2,
+                   help="runs at a time on each GPU (default 2; the emulation: --jobs)")
     g.add_argument("--gpus", type=int,
                    help="spread the programs over this many GPUs (default: nvidia-smi -L)")
     g.add_argument("--deadline-s", type=float, default=float(os.environ.get("DEADLINE_S", 510)),
