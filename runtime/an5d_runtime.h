@@ -80,10 +80,14 @@ inline long an5d_blocks(long count, long size) {
 // Which stream blocks of a launch run (an5d_steps' `part`), so that a slab
 // can run the blocks near its ends, exchange their rows, and run the rest
 // meanwhile: all of them; those that store no row within `guard` rows of
-// either end of the interior rows (the inner part); or the others.
+// either end of the interior rows (the inner part); or the others. The
+// out-of-core window takes the blocks that store no row below `guard` (a
+// multiple of the block size): they start at first + guard, and each
+// computes its lower rows' levels itself from level 0.
 #define AN5D_PART_ALL 0
 #define AN5D_PART_INNER 1
 #define AN5D_PART_EDGES 2
+#define AN5D_PART_FROM 3
 
 // Up to two ranges of stream blocks, [first[i], end[i]).
 struct an5d_stream_range {
@@ -105,6 +109,10 @@ inline an5d_stream_range an5d_part_range(long blocks, long size, long rows,
     lo = blocks;
   if (hi < lo)
     hi = lo;
+  if (part == AN5D_PART_FROM) {
+    r.first[0] = lo;
+    return r;
+  }
   if (part == AN5D_PART_INNER) {
     r.first[0] = lo, r.end[0] = hi;
     r.first[1] = r.end[1] = hi;

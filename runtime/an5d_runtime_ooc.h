@@ -84,256 +84,438 @@ inline int an5d_device_alloc(void **grid, size_t bytes, size_t budget) {
   return 0;
 }
 
-// How the out-of-core path cuts the grid: chunks of `depth` planes along the
-// streaming dimension (the last one the rest), each sent with `halo_lo`
-// planes before it and `halo_hi` after it, `tbt` steps per pass over them.
-struct an5d_chunks {
-  long tbt, depth, count, halo_lo, halo_hi;
-  long buffer; // planes a chunk's device buffer holds, per time plane
+// The interior of one plane along the streaming dimension, seen as rows of
+// `width` cells: rows row_first .. row_first + rows - 1, columns
+// col_first .. col_first + cols - 1 (a 2D grid's plane is one row).
+struct an5d_plane_box {
+  long width, row_first, rows, col_first, cols;
 };
 
-// Chunk k of `planes`: [*valid_first, *valid_end) comes back from the
-// device, [*load_first, *load_end) (the halos clipped to the grid) goes.
-inline void an5d_chunk_span(const an5d_chunks *c, long planes, long k,
-                            long *valid_first, long *valid_end,
-                            long *load_first, long *load_end) {
-  *valid_first = k * c->depth;
-  *valid_end = *valid_first + c->depth < planes ? *valid_first + c->depth
-                                                : planes;
-  *load_first = *valid_first > c->halo_lo ? *valid_first - c->halo_lo : 0;
-  *load_end = *valid_end + c->halo_hi < planes ? *valid_end + c->halo_hi
-                                               : planes;
-}
+// --- The out-of-core window --------------------------------------------------
+//
+// The host grid streams through a device window of `window` planes (both
+// time planes) along the streaming dimension, in passes of up to TBT steps.
+// In a pass the window slides over the grid one chunk of `depth` planes at a
+// time: the chunk is copied in while the previous one computes, then every
+// launch of the pass (launch j takes level j - 1 to level j, degree d_j)
+// advances over the planes whose level j - 1 is final, a skew of
+// d_j * max(lo, hi) + d_j * hi planes behind launch j - 1, and the planes
+// whose last level is final go back to the host. No plane is computed twice
+// at a level, so a pass costs the device what its steps cost in memory, and
+// moves the grid in and out once.
+//
+// Two planes suffice: launch j reads the plane launch j - 1 wrote and writes
+// the one launch j - 1 read. Its stores end d_{j-1} * lo planes below what
+// launch j - 1 has made final, the lowest plane launch j - 1 still reads; its
+// top d_j * hi planes are not final (past its last plane it reads what is
+// there, not level j - 1) and the next chunk redoes them. At the bottom,
+// launch j starts exactly at its first plane not yet final: its interior
+// begins a whole number of stream blocks below (the guard, at least d_j * lo
+// planes, which it never stores: AN5D_PART_FROM), so the first block it runs
+// computes its lower planes' levels from level 0 like any stream block.
+// Until a launch is that far from the grid's first interior plane it starts
+// there (redoing its planes), and the launch after it waits.
 
-// The chunking of `planes` planes of `plane_bytes` (one time plane) whose
-// stencil reaches lo planes back and hi ahead, for `steps` steps of a plan
-// of degree bt, with `slots` chunk buffers (both time planes each) in
-// `budget` bytes. The rule (no model yet): buffers as deep as the budget
-// allows (at most the grid); TBT all `steps` if the halos stay within a
-// quarter of a buffer, else as many as do, rounded down to a multiple of bt;
-// the rest of a buffer is the chunk. Each halo must fit in one neighbouring
-// chunk (depth >= both halos), so a chunk is written back only after the
-// chunks that read it were sent. Returns 0 when even one step does not fit.
-inline int an5d_plan_chunks(long planes, size_t plane_bytes, long lo, long hi,
-                            long bt, long steps, size_t budget, int slots,
-                            an5d_chunks *c) {
-  const size_t per_plane = 2 * (size_t)slots * plane_bytes;
-  long buffer = per_plane == 0 ? planes : (long)(budget / per_plane);
-  if (buffer > planes)
-    buffer = planes;
-  const long reach = lo + hi, wide = lo > hi ? lo : hi;
-  long tbt = steps > 1 ? steps : 1;
-  if (buffer == planes) { // one chunk, no cut: all steps in one pass
-    c->tbt = tbt;
-    c->halo_lo = c->halo_hi = 0;
-    c->depth = c->buffer = planes;
-    c->count = 1;
-    return planes > 0;
-  }
-  if (reach > 0) {
-    const long quarter = buffer / 4 / reach;
-    if (quarter < tbt) { // limited by the halo: whole launches of degree bt
-      tbt = quarter;
-      if (tbt >= bt && bt > 1)
-        tbt -= tbt % bt;
-    }
-    if (tbt < 1)
-      tbt = 1;
-  }
-  c->tbt = tbt;
-  c->halo_lo = tbt * lo;
-  c->halo_hi = tbt * hi;
-  c->depth = buffer - tbt * reach;
-  c->buffer = buffer;
-  if (c->depth < 1 || c->depth < tbt * wide)
-    return 0;
-  c->count = (planes + c->depth - 1) / c->depth;
-  return 1;
-}
-
-// The buffers and streams of the out-of-core path: AN5D_OOC_SLOTS chunks
-// in flight, each with a device buffer and a pinned staging buffer (both
-// time planes of `buffer` planes), copies in on one stream, kernels on
-// stream 0 (and the launch's edge stream), copies out on a third, so the
-// copies of neighbouring chunks overlap the kernels of the one between.
-#define AN5D_OOC_SLOTS 3
-template <typename T> struct an5d_ooc {
-  T *host[2];         // the two time planes (one array, or the user's two)
-  long planes, cells; // planes along the streaming dimension, cells of one
-  long first, last;   // the interior planes
-  an5d_chunks c;
-  T *device[AN5D_OOC_SLOTS], *stage[AN5D_OOC_SLOTS];
-  int pinned[AN5D_OOC_SLOTS];
-  long valid_first[AN5D_OOC_SLOTS], valid_end[AN5D_OOC_SLOTS],
-      load_first[AN5D_OOC_SLOTS]; // the chunk in the slot; -1: none
-  long rows[AN5D_OOC_SLOTS];
-  cudaStream_t in, out;
-  cudaEvent_t sent[AN5D_OOC_SLOTS], computed[AN5D_OOC_SLOTS],
-      received[AN5D_OOC_SLOTS];
+// The grid a pass walks over: `planes` planes along the streaming dimension,
+// interior planes first .. last, the stencil reaching lo planes back and hi
+// ahead, the kernels' stream blocks `stream_block` planes deep (0: kernels
+// without stream blocks, which run launches of degree 1 only).
+struct an5d_ooc_geometry {
+  long planes, first, last, lo, hi, stream_block;
 };
 
-// Allocates the slots; 0 (nothing held) if the device refuses a buffer.
-template <typename T> int an5d_ooc_open(an5d_ooc<T> *o) {
-  const size_t bytes = 2 * (size_t)o->c.buffer * o->cells * sizeof(T);
-  int s = 0;
-  for (; s < AN5D_OOC_SLOTS; ++s)
-    if (cudaMalloc((void **)&o->device[s], bytes) != cudaSuccess)
-      break;
-  if (s < AN5D_OOC_SLOTS) {
-    cudaGetLastError();
-    while (s-- > 0)
-      AN5D_CHECK(cudaFree(o->device[s]));
+// One launch of a pass: `degree` steps from step t.
+struct an5d_ooc_launch {
+  long t;
+  int degree;
+};
+
+#define AN5D_OOC_MAX_LAUNCHES 1024
+
+// The planes launch j's first stream block leaves below it (AN5D_PART_FROM's
+// guard): whole stream blocks holding at least degree * lo planes.
+inline long an5d_ooc_guard(const an5d_ooc_geometry *g, int degree) {
+  const long need = degree * g->lo, sb = g->stream_block;
+  return sb > 0 ? (need + sb - 1) / sb * sb : 0;
+}
+
+// Walks one pass of `count` launches over the grid in chunks of `depth`
+// planes through a window of `window` planes. `ops` does the work, in this
+// order per chunk: relocate(from, end, old_base, new_base) moves planes
+// [from, end) to the window's bottom when the next chunk would not fit;
+// wait_loaded() makes the launches wait for the planes loaded so far;
+// load(from, to, base) sends planes [from, to) (window plane = grid plane -
+// base); run_launch(j, first, last, part, guard) runs launch j on window planes
+// first .. last; store(from, to, base) returns planes from .. to, final at
+// the pass's last level. Returns 0 (when the window cannot hold what a
+// chunk needs) or 1.
+template <typename Ops>
+int an5d_ooc_walk(const an5d_ooc_geometry *g, const an5d_ooc_launch *launch,
+                  int count, long depth, long window, Ops &ops) {
+  long valid[AN5D_OOC_MAX_LAUNCHES + 1]; // the last plane final at level j
+  long guard[AN5D_OOC_MAX_LAUNCHES + 1];
+  if (count < 1 || count > AN5D_OOC_MAX_LAUNCHES || depth < 1)
     return 0;
+  for (int j = 1; j <= count; ++j) {
+    valid[j] = g->first - 1;
+    guard[j] = an5d_ooc_guard(g, launch[j - 1].degree);
   }
-  for (s = 0; s < AN5D_OOC_SLOTS; ++s) {
-    // Pageable staging still works, with copies that do not overlap.
-    o->pinned[s] = cudaMallocHost((void **)&o->stage[s], bytes) == cudaSuccess;
-    if (!o->pinned[s]) {
-      cudaGetLastError();
-      o->stage[s] = (T *)malloc(bytes);
-      if (o->stage[s] == NULL) {
-        fprintf(stderr, "an5d: cannot allocate %zu bytes of host staging\n",
-                bytes);
-        exit(1);
+  // Launch j starts a whole guard above the first interior plane: its first
+  // block's warm-up stays in the interior.
+  const auto settled = [&](int j) {
+    return valid[j] + 1 - guard[j] >= g->first;
+  };
+  long base = 0, end = 0, stored = g->first - 1;
+  while (1) { // chunk by chunk
+    const long next = end + depth < g->planes ? end + depth : g->planes;
+    if (next - base > window) {
+      // The lowest plane a launch still reads: settled launches read from
+      // degree * lo below their next plane, the others from the bottom.
+      long low = end;
+      for (int j = 1; j <= count; ++j) {
+        const long from = settled(j)
+                              ? valid[j] + 1 - launch[j - 1].degree * g->lo
+                              : 0;
+        if (from < low)
+          low = from;
       }
+      if (low > base) {
+        ops.relocate(low, end, base, low);
+        base = low;
+      }
+      if (next - base > window)
+        return 0;
     }
-    o->valid_first[s] = -1;
-    AN5D_CHECK(cudaEventCreateWithFlags(&o->sent[s], cudaEventDisableTiming));
-    AN5D_CHECK(cudaEventCreateWithFlags(&o->computed[s], cudaEventDisableTiming));
-    AN5D_CHECK(cudaEventCreateWithFlags(&o->received[s], cudaEventDisableTiming));
+    ops.wait_loaded();
+    if (next > end)
+      ops.load(end, next, base);
+    const int all = end == g->planes;
+    for (int j = 1; j <= count && end > 0; ++j) {
+      const long d = launch[j - 1].degree;
+      long top = g->last, now = g->last;
+      if (!all) {
+        // Below the plane launch j - 1 (or the load) made final: reads up
+        // to d * hi above it, stores below what launch j - 1 still reads.
+        const long below = j == 1 ? end - 1 : valid[j - 1];
+        long keep = d * g->hi;
+        if (j > 1 && launch[j - 2].degree * g->lo > keep)
+          keep = launch[j - 2].degree * g->lo;
+        top = below - keep;
+        if (top > g->last)
+          top = g->last;
+        now = top - d * g->hi;
+      }
+      if (now <= valid[j] || (!all && j > 1 && !settled(j - 1)))
+        continue;
+      long first = valid[j] + 1 - guard[j];
+      int part = guard[j] > 0 ? AN5D_PART_FROM : AN5D_PART_ALL;
+      if (first < g->first) { // from the first interior plane
+        first = g->first;
+        part = AN5D_PART_ALL;
+      }
+      ops.run_launch(j - 1, first - base, top - base, part,
+                 part == AN5D_PART_FROM ? guard[j] : 0L);
+      valid[j] = now;
+    }
+    if (valid[count] > stored) {
+      ops.store(stored + 1, valid[count], base);
+      stored = valid[count];
+    }
+    if (all)
+      return 1;
+    end = next;
   }
-  AN5D_CHECK(cudaStreamCreateWithFlags(&o->in, cudaStreamNonBlocking));
-  AN5D_CHECK(cudaStreamCreateWithFlags(&o->out, cudaStreamNonBlocking));
+}
+
+// A walk that only counts (planning, tests).
+struct an5d_ooc_count {
+  long loads, relocations, moved, launches, stores, stored;
+  void relocate(long from, long end, long, long) {
+    ++relocations;
+    moved += end - from;
+  }
+  void wait_loaded() {}
+  void load(long, long, long) { ++loads; }
+  void run_launch(int, long, long, int, long) { ++launches; }
+  void store(long from, long to, long) {
+    ++stores;
+    stored += to - from + 1;
+  }
+};
+
+// How the out-of-core path runs: passes of up to `tbt` steps, chunks of
+// `depth` planes through a window of `window` planes.
+struct an5d_ooc_plan {
+  long tbt, depth, window, chunks, relocations;
+};
+
+// The launches of a pass of `tbt` steps at degree bt from step t: whole
+// launches of bt, the rest in one; returns their count.
+inline int an5d_ooc_full_pass(long t, long tbt, int bt, an5d_ooc_launch *launch) {
+  int n = 0;
+  for (long s = 0; s < tbt && n < AN5D_OOC_MAX_LAUNCHES; ++n) {
+    launch[n].t = t + s;
+    launch[n].degree = (int)(tbt - s < bt ? tbt - s : bt);
+    s += launch[n].degree;
+  }
+  return n;
+}
+
+// Whether passes of `tbt` steps fit a window of `window` planes in chunks of
+// `depth`; fills *p.
+inline int an5d_ooc_try(const an5d_ooc_geometry *g, int bt, long tbt,
+                        long depth, long window, an5d_ooc_plan *p) {
+  an5d_ooc_launch launch[AN5D_OOC_MAX_LAUNCHES];
+  const int n = an5d_ooc_full_pass(0, tbt, bt, launch);
+  an5d_ooc_count c = {0, 0, 0, 0, 0, 0};
+  if ((long)n * bt < tbt || !an5d_ooc_walk(g, launch, n, depth, window, c))
+    return 0;
+  p->tbt = tbt;
+  p->depth = depth;
+  p->window = window;
+  p->chunks = c.loads;
+  p->relocations = c.relocations;
   return 1;
 }
 
-template <typename T> void an5d_ooc_close(an5d_ooc<T> *o) {
-  AN5D_CHECK(cudaDeviceSynchronize());
-  for (int s = 0; s < AN5D_OOC_SLOTS; ++s) {
-    AN5D_CHECK(cudaFree(o->device[s]));
-    if (o->pinned[s])
-      AN5D_CHECK(cudaFreeHost(o->stage[s]));
-    else
-      free(o->stage[s]);
-    AN5D_CHECK(cudaEventDestroy(o->sent[s]));
-    AN5D_CHECK(cudaEventDestroy(o->computed[s]));
-    AN5D_CHECK(cudaEventDestroy(o->received[s]));
+// The plan for `steps` steps of degree bt through a window of `window`
+// planes: the most steps per pass whose chunks are at least `want` planes
+// deep (the window holds the launches' skew and about three chunks), else
+// at least one plane deep. AN5D_OOC_TBT and AN5D_OOC_DEPTH, when set, are
+// taken as far as the window allows. Returns 0 when not even one step fits.
+inline int an5d_ooc_plan_window(const an5d_ooc_geometry *g, int bt, long steps,
+                                long window, an5d_ooc_plan *p) {
+  if (window > g->planes)
+    window = g->planes;
+  if (window < 1 || steps < 1)
+    return 0;
+  const char *env_tbt = getenv("AN5D_OOC_TBT");
+  const char *env_depth = getenv("AN5D_OOC_DEPTH");
+  long cap = steps;
+  if ((long)AN5D_OOC_MAX_LAUNCHES * bt < cap)
+    cap = (long)AN5D_OOC_MAX_LAUNCHES * bt;
+  if (env_tbt != NULL && atol(env_tbt) > 0 && atol(env_tbt) < cap)
+    cap = atol(env_tbt);
+  long want = 2 * g->stream_block > 32 ? 2 * g->stream_block : 32;
+  if (env_depth != NULL && atol(env_depth) > 0)
+    want = atol(env_depth);
+  const long wide = g->lo > g->hi ? g->lo : g->hi;
+  for (int pass = 0; pass < 2; ++pass) {
+    const long least = pass == 0 ? want : 1;
+    for (long tbt = cap; tbt >= 1;) {
+      const long skew = tbt * (wide + g->hi) + an5d_ooc_guard(g, bt) + wide * bt;
+      long depth = (window - skew - g->first) / 3;
+      if (env_depth != NULL && atol(env_depth) > 0)
+        depth = atol(env_depth);
+      if (depth > g->planes)
+        depth = g->planes;
+      if (depth < least)
+        depth = least;
+      // The largest depth that fits, from the estimate down.
+      while (1) {
+        if (an5d_ooc_try(g, bt, tbt, depth, window, p))
+          return 1;
+        if (depth == least)
+          break;
+        depth = depth / 2 > least ? depth / 2 : least;
+      }
+      // Fewer steps per pass: three quarters, whole launches of bt.
+      long fewer = tbt * 3 / 4;
+      if (fewer >= bt)
+        fewer -= fewer % bt;
+      tbt = fewer < tbt ? fewer : tbt - 1;
+    }
   }
-  AN5D_CHECK(cudaStreamDestroy(o->in));
-  AN5D_CHECK(cudaStreamDestroy(o->out));
+  return 0;
 }
 
-// Waits for slot s's chunk to come back and writes its valid planes, both
-// time planes, into the host grid.
-template <typename T> void an5d_ooc_finish(an5d_ooc<T> *o, int s) {
-  if (o->valid_first[s] < 0)
-    return;
-  AN5D_CHECK(cudaEventSynchronize(o->received[s]));
-  const long n = (o->valid_end[s] - o->valid_first[s]) * o->cells;
-  for (long q = 0; q < 2; ++q)
-    memcpy(o->host[q] + o->valid_first[s] * o->cells,
-           o->stage[s] + (q * o->rows[s] + o->valid_first[s] - o->load_first[s]) *
-                             o->cells,
-           n * sizeof(T));
-  o->valid_first[s] = -1;
+// Whether the two time planes agree, bit for bit, on every cell the stencil
+// never writes (the planes outside first .. last, and around `box` in the
+// others): then a chunk's second plane is a device copy of its first, and
+// only one plane crosses the host link per chunk.
+template <typename T>
+int an5d_ooc_same_boundary(const T *p0, const T *p1, long planes, long cells,
+                           long first, long last, an5d_plane_box box) {
+  for (long r = 0; r < planes; ++r) {
+    const T *a = p0 + r * cells, *b = p1 + r * cells;
+    if (r < first || r > last) {
+      if (memcmp(a, b, cells * sizeof(T)) != 0)
+        return 0;
+      continue;
+    }
+    const long rows = box.width > 0 ? cells / box.width : 0;
+    for (long y = 0; y < rows; ++y) {
+      const T *ra = a + y * box.width, *rb = b + y * box.width;
+      if (y < box.row_first || y >= box.row_first + box.rows) {
+        if (memcmp(ra, rb, box.width * sizeof(T)) != 0)
+          return 0;
+        continue;
+      }
+      const long after = box.col_first + box.cols;
+      if (memcmp(ra, rb, box.col_first * sizeof(T)) != 0 ||
+          memcmp(ra + after, rb + after, (box.width - after) * sizeof(T)) != 0)
+        return 0;
+    }
+  }
+  return 1;
 }
 
-// Sends chunk k into slot s, runs `n` steps from step t on it (run(chunk,
-// rows, first, last, t, n, NULL, AN5D_END_AS_C, AN5D_PART_ALL, 0) with the
-// interior planes first .. last of the chunk's `rows`: as the C loop, every
-// stream block; an5d_slabs_round says what the last four mean) and queues
-// its valid planes' way back. The kernels take the chunk's first lo and
-// last hi planes at a cut as boundary (they never write them, and at level
-// k read them from the plane of level k's parity). Only reads within reach of the valid planes' cone matter: after
-// s steps the planes more than s x reach from a cut are exact, and the
-// only level that cone reads the cut planes at is level 0 of the first
-// launch, which reads them from the plane step t reads: the values of step
-// t the host sent. So the halo of TBT x reach planes suffices, and the
-// kernels need no chunk offset (they see the chunk as a grid of `rows`).
-template <typename T, typename Run>
-long an5d_ooc_chunk(an5d_ooc<T> *o, int s, long k, long t, long n, long lo,
-                    long hi, Run &run) {
-  long vf, ve, lf, le;
-  an5d_chunk_span(&o->c, o->planes, k, &vf, &ve, &lf, &le);
-  const long cf = lf > 0 && lf + lo > o->first ? lf + lo : o->first;
-  const long cl = le < o->planes && le - 1 - hi < o->last ? le - 1 - hi : o->last;
-  if (cf > cl)
-    return 0; // no interior plane among the valid ones: nothing changes
-  const long rows = le - lf, cells = o->cells;
-  T *stage = o->stage[s];
-  for (long q = 0; q < 2; ++q)
-    memcpy(stage + q * rows * cells, o->host[q] + lf * cells,
-           rows * cells * sizeof(T));
-  T *device = o->device[s];
-  AN5D_CHECK(cudaMemcpyAsync(device, stage, 2 * rows * cells * sizeof(T),
-                             cudaMemcpyHostToDevice, o->in));
-  AN5D_CHECK(cudaEventRecord(o->sent[s], o->in));
-  AN5D_CHECK(cudaStreamWaitEvent(0, o->sent[s], 0));
-  const long launches =
-      run(device, rows, cf - lf, cl - lf, t, n, (int *)NULL, AN5D_END_AS_C,
-          AN5D_PART_ALL, 0L);
-  AN5D_CHECK(cudaEventRecord(o->computed[s], 0));
-  AN5D_CHECK(cudaStreamWaitEvent(o->out, o->computed[s], 0));
-  for (long q = 0; q < 2; ++q) {
-    const long at = (q * rows + vf - lf) * cells;
-    AN5D_CHECK(cudaMemcpyAsync(stage + at, device + at,
-                               (ve - vf) * cells * sizeof(T),
-                               cudaMemcpyDeviceToHost, o->out));
+// The device side of a walk (an5d_ooc_walk's ops): the window's two planes
+// at `device` (plane q at device + q * window * cells), copies in on `in`,
+// launches on stream 0, copies out on `out`.
+template <typename T, typename Run> struct an5d_ooc_ops {
+  T *host[2], *device;
+  long window, cells;
+  long w;                       // the C loop writes plane (t + w) % 2
+  int read;                     // the physical plane the pass starts from
+  int send_both;                // the boundaries differ: send both planes
+  int final_pass;               // both planes come back
+  const an5d_ooc_launch *launch;
+  int count;
+  Run *run;
+  long launches;
+  cudaStream_t in, out;
+  cudaEvent_t loaded, moved, computed;
+
+  T *at(int q, long window_plane) const {
+    return device + ((long)q * window + window_plane) * cells;
   }
-  AN5D_CHECK(cudaEventRecord(o->received[s], o->out));
-  o->valid_first[s] = vf;
-  o->valid_end[s] = ve;
-  o->load_first[s] = lf;
-  o->rows[s] = rows;
-  return launches;
+  void relocate(long from, long end, long old_base, long new_base) {
+    // The copies out read the old places: everything in flight ends first.
+    AN5D_CHECK(cudaDeviceSynchronize());
+    const long shift = (from - old_base) - (from - new_base);
+    for (int q = 0; q < 2; ++q)
+      // Forward in pieces no longer than the shift: source and destination
+      // of one copy never overlap.
+      for (long p = from; p < end; p += shift) {
+        const long n = end - p < shift ? end - p : shift;
+        AN5D_CHECK(cudaMemcpyAsync(at(q, p - new_base), at(q, p - old_base),
+                                   n * cells * sizeof(T),
+                                   cudaMemcpyDeviceToDevice, 0));
+      }
+    AN5D_CHECK(cudaEventRecord(moved, 0));
+    AN5D_CHECK(cudaStreamWaitEvent(in, moved, 0));
+  }
+  void wait_loaded() { AN5D_CHECK(cudaStreamWaitEvent(0, loaded, 0)); }
+  void load(long from, long to, long base) {
+    const size_t bytes = (to - from) * cells * sizeof(T);
+    for (int q = 0; q < 2; ++q)
+      if (q == read || send_both)
+        AN5D_CHECK(cudaMemcpyAsync(at(q, from - base), host[q] + from * cells,
+                                   bytes, cudaMemcpyHostToDevice, in));
+    if (!send_both)
+      AN5D_CHECK(cudaMemcpyAsync(at(read ^ 1, from - base), at(read, from - base),
+                                 bytes, cudaMemcpyDeviceToDevice, in));
+    AN5D_CHECK(cudaEventRecord(loaded, in));
+  }
+  void run_launch(int j, long first, long last, int part, long guard) {
+    const an5d_ooc_launch &l = launch[j];
+    // Launch j reads plane read ^ (j % 2); swapped: not the plane the C
+    // loop reads step l.t from.
+    int swapped = (read ^ (j & 1)) != an5d_read_plane(l.t, w);
+    launches += (*run)(device, window, first, last, l.t, (long)l.degree,
+                       &swapped, AN5D_END_OPEN, part, guard);
+  }
+  void store(long from, long to, long base) {
+    AN5D_CHECK(cudaEventRecord(computed, 0));
+    AN5D_CHECK(cudaStreamWaitEvent(out, computed, 0));
+    const int last_plane = read ^ (count & 1);
+    for (int q = 0; q < 2; ++q)
+      if (q == last_plane || final_pass)
+        AN5D_CHECK(cudaMemcpyAsync(host[q] + from * cells, at(q, from - base),
+                                   (to - from + 1) * cells * sizeof(T),
+                                   cudaMemcpyDeviceToHost, out));
+  }
+};
+
+// Pins the host planes for asynchronous copies (1), or leaves them pageable
+// (0: the copies then do not overlap the kernels) when CUDA refuses.
+template <typename T>
+int an5d_ooc_pin(T *plane0, T *plane1, size_t plane_bytes, int *pinned) {
+  pinned[0] = pinned[1] = 0;
+  if (plane1 == plane0 + plane_bytes / sizeof(T)) {
+    pinned[0] = cudaHostRegister(plane0, 2 * plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
+  } else {
+    pinned[0] = cudaHostRegister(plane0, plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
+    pinned[1] = cudaHostRegister(plane1, plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
+  }
+  cudaGetLastError();
+  return pinned[0] && (pinned[1] || plane1 == plane0 + plane_bytes / sizeof(T));
 }
 
 // Runs `steps` steps from t_first on the host grid `plane0`, `plane1` (the
-// two time planes, each of `planes` planes of `cells` cells, interior planes first ..
-// last, reach lo / hi along them) through the device in chunks, TBT steps
-// per pass; see an5d_ooc_chunk for `run`. Returns the launches made.
-// AN5D_VERBOSE=1 prints the decision, =2 also a line per pass; AN5D_TIMING
-// the time of the whole run, copies included (one run: the host grid
-// changes in place). Stops with a message, the arrays unchanged, when the
-// budget holds no chunk.
+// two time planes, each of `planes` planes of `cells` cells, interior planes
+// first .. last, reach lo / hi along them, `box` the interior of a plane,
+// the C loop writing plane (t + w) % 2) through a device window, passes of
+// up to TBT steps (the header's section above). run(window, planes, first,
+// last, t, n, swapped, end, part, guard) runs n <= bt steps as one launch on
+// window planes first .. last (an5d_slabs_round says what the last four
+// mean); stream_block is its kernels' (0: none; then bt is 1). Both planes
+// end as the C loop leaves them. Returns the launches made. AN5D_VERBOSE=1
+// prints the decision, =2 also a line per pass; AN5D_TIMING the time of the
+// whole run, copies included (one run: the host grid changes in place).
+// Stops with a message, the arrays unchanged, when the budget holds no
+// window.
 template <typename T, typename Run>
 long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
-                      long first, long last,
-                      long lo, long hi, long bt, long t_first, long steps,
-                      size_t budget, Run run) {
-  an5d_ooc<T> o;
-  o.host[0] = plane0;
-  o.host[1] = plane1;
-  o.planes = planes;
-  o.cells = cells;
-  o.first = first;
-  o.last = last;
+                      long first, long last, long lo, long hi, long bt, long w,
+                      an5d_plane_box box, long stream_block, long t_first,
+                      long steps, size_t budget, Run run) {
+  an5d_ooc_geometry g = {planes, first, last, lo, hi, stream_block};
+  // Launches of one step without a guard, for windows too small for a
+  // guard of whole stream blocks: they never swap the planes, so what they
+  // read below their first plane is there.
+  const an5d_ooc_geometry single = {planes, first, last, lo, hi, 0};
   const size_t plane_bytes = (size_t)cells * sizeof(T);
+  an5d_ooc_plan plan;
+  T *device = NULL;
   // A budget the device cannot give after all is halved until it can.
   for (;; budget /= 2) {
-    if (!an5d_plan_chunks(planes, plane_bytes, lo, hi, bt, steps, budget,
-                          AN5D_OOC_SLOTS, &o.c)) {
-      const long wide = lo > hi ? lo : hi;
+    const long window = (long)(budget / (2 * plane_bytes));
+    g.stream_block = stream_block;
+    if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan) &&
+        an5d_ooc_plan_window(&single, 1, steps, window, &plan)) {
+      g = single;
+      bt = 1;
+    } else if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan)) {
+      // The smallest window one step per pass fits (more always fits).
+      long fails = 0, need = planes;
+      an5d_ooc_plan probe;
+      while (need - fails > 1) {
+        const long mid = fails + (need - fails) / 2;
+        if (an5d_ooc_plan_window(&single, 1, 1, mid, &probe))
+          need = mid;
+        else
+          fails = mid;
+      }
       fprintf(stderr,
               "an5d: out-of-core: the device budget of %zu bytes is too "
-              "small: it must hold %d chunk buffers of both time planes of at "
-              "least %ld planes (%zu bytes each: halos of %ld + %ld planes and "
-              "%ld of the chunk); give more device memory "
+              "small: its window must hold both time planes of at least %ld "
+              "planes of %zu bytes (%zu bytes); give more device memory "
               "(AN5D_DEVICE_MEMORY); the arrays were not changed\n",
-              budget, AN5D_OOC_SLOTS, lo + hi + (wide > 1 ? wide : 1),
-              plane_bytes, lo, hi, wide > 1 ? wide : 1);
+              budget, need, plane_bytes, 2 * need * plane_bytes);
       exit(1);
     }
-    if (an5d_ooc_open(&o))
-      break; // before the halving: the budget the buffers were planned for
+    if (cudaMalloc((void **)&device, 2 * (size_t)plan.window * plane_bytes) == cudaSuccess)
+      break;
+    cudaGetLastError();
   }
+  const int same = an5d_ooc_same_boundary(plane0, plane1, planes, cells, first, last, box);
+  int pinned[2];
+  const int pin = an5d_ooc_pin(plane0, plane1, planes * plane_bytes, pinned);
+  an5d_schedule schedule = an5d_launch_schedule(steps, (int)bt);
+  const long total = schedule.full + schedule.tail_count;
+  const long passes_est = (steps + plan.tbt - 1) / plan.tbt;
   if (an5d_verbose())
     fprintf(stderr,
-            "an5d: out-of-core, %ld chunks of %ld planes, TBT %ld (halo %ld + "
-            "%ld planes, %d buffers of %ld planes in a device budget of %zu "
-            "bytes)\n",
-            o.c.count, o.c.depth, o.c.tbt, o.c.halo_lo, o.c.halo_hi,
-            AN5D_OOC_SLOTS, o.c.buffer, budget);
+            "an5d: out-of-core, %ld chunks of %ld planes, TBT %ld (%ld "
+            "pass%s; a window of %ld planes, %zu bytes of a device budget of "
+            "%zu; %s per chunk; host planes %s)\n",
+            plan.chunks, plan.depth, plan.tbt, passes_est,
+            passes_est == 1 ? "" : "es", plan.window,
+            2 * (size_t)plan.window * plane_bytes, budget,
+            same ? "one plane sent" : "both planes sent",
+            pin ? "pinned" : "pageable");
   const char *timing = getenv("AN5D_TIMING");
   cudaEvent_t start = NULL, stop = NULL;
   if (timing != NULL && atoi(timing) > 0) {
@@ -341,37 +523,82 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
     AN5D_CHECK(cudaEventCreate(&stop));
     AN5D_CHECK(cudaEventRecord(start, 0));
   }
-  long launches = 0;
-  const long passes = (steps + o.c.tbt - 1) / o.c.tbt;
-  for (long pass = 0; pass < passes; ++pass) {
-    const long t = t_first + pass * o.c.tbt;
-    const long n = steps - pass * o.c.tbt < o.c.tbt ? steps - pass * o.c.tbt
-                                                    : o.c.tbt;
-    if (an5d_verbose() >= 2)
-      fprintf(stderr, "an5d: out-of-core pass %ld of %ld: steps %ld .. %ld\n",
-              pass + 1, passes, t, t + n - 1);
-    for (long k = 0; k < o.c.count; ++k) {
-      const int s = (int)(k % AN5D_OOC_SLOTS);
-      an5d_ooc_finish(&o, s);
-      launches += an5d_ooc_chunk(&o, s, k, t, n, lo, hi, run);
+  an5d_ooc_ops<T, Run> ops;
+  ops.host[0] = plane0;
+  ops.host[1] = plane1;
+  ops.device = device;
+  ops.window = plan.window;
+  ops.cells = cells;
+  ops.w = w;
+  ops.send_both = !same;
+  ops.run = &run;
+  ops.launches = 0;
+  AN5D_CHECK(cudaStreamCreateWithFlags(&ops.in, cudaStreamNonBlocking));
+  AN5D_CHECK(cudaStreamCreateWithFlags(&ops.out, cudaStreamNonBlocking));
+  AN5D_CHECK(cudaEventCreateWithFlags(&ops.loaded, cudaEventDisableTiming));
+  AN5D_CHECK(cudaEventCreateWithFlags(&ops.moved, cudaEventDisableTiming));
+  AN5D_CHECK(cudaEventCreateWithFlags(&ops.computed, cudaEventDisableTiming));
+  an5d_ooc_launch launch[AN5D_OOC_MAX_LAUNCHES];
+  int swapped = 0; // the data of the next step is not where the C loop reads it
+  long t = t_first, done = 0, pass = 0;
+  for (long k = 0; k < total; ++pass) {
+    // The pass: whole launches of the schedule, at most TBT steps.
+    int count = 0;
+    long sum = 0;
+    const long t_pass = t;
+    while (k < total && count < AN5D_OOC_MAX_LAUNCHES) {
+      const int d = k < schedule.full ? (int)bt : schedule.tail[k - schedule.full];
+      if (count > 0 && sum + d > plan.tbt)
+        break;
+      launch[count].t = t;
+      launch[count].degree = d;
+      ++count;
+      ++k;
+      sum += d;
+      t += d;
     }
-    // The next pass reads what this one writes back.
-    for (long k = o.c.count; k < o.c.count + AN5D_OOC_SLOTS; ++k)
-      an5d_ooc_finish(&o, (int)(k % AN5D_OOC_SLOTS));
+    if (an5d_verbose() >= 2)
+      fprintf(stderr, "an5d: out-of-core pass %ld: steps %ld .. %ld in %d launches\n",
+              pass + 1, t_pass, t - 1, count);
+    ops.read = an5d_read_plane(t_pass, w) ^ swapped;
+    ops.final_pass = k == total;
+    ops.launch = launch;
+    ops.count = count;
+    if (!an5d_ooc_walk(&g, launch, count, plan.depth, plan.window, ops)) {
+      fprintf(stderr, "an5d: out-of-core: internal error: pass %ld does not fit its window\n", pass + 1);
+      abort();
+    }
+    // The next pass reads what this one sent back.
+    AN5D_CHECK(cudaDeviceSynchronize());
+    swapped = (ops.read ^ (count & 1)) != an5d_read_plane(t, w);
+    done += sum;
   }
-  an5d_ooc_close(&o);
+  // The schedule ends as the C loop does.
+  if (swapped != 0 || done != steps) {
+    fprintf(stderr, "an5d: out-of-core: internal error: the run ended swapped\n");
+    abort();
+  }
   if (start != NULL) {
     float ms = 0.0f;
     AN5D_CHECK(cudaEventRecord(stop, 0));
     AN5D_CHECK(cudaEventSynchronize(stop));
     AN5D_CHECK(cudaEventElapsedTime(&ms, start, stop));
     fprintf(stderr, "an5d timing: %.3f ms out-of-core (copies included), %ld "
-                    "steps in %ld launches\n",
-            ms, steps, launches);
+                    "steps in %ld launches, %ld passes\n",
+            ms, steps, ops.launches, pass);
     AN5D_CHECK(cudaEventDestroy(start));
     AN5D_CHECK(cudaEventDestroy(stop));
   }
-  return launches;
+  AN5D_CHECK(cudaEventDestroy(ops.loaded));
+  AN5D_CHECK(cudaEventDestroy(ops.moved));
+  AN5D_CHECK(cudaEventDestroy(ops.computed));
+  AN5D_CHECK(cudaStreamDestroy(ops.in));
+  AN5D_CHECK(cudaStreamDestroy(ops.out));
+  AN5D_CHECK(cudaFree(device));
+  for (int q = 0; q < 2; ++q)
+    if (pinned[q])
+      AN5D_CHECK(cudaHostUnregister(q == 0 ? (void *)plane0 : (void *)plane1));
+  return ops.launches;
 }
 
 #endif // AN5D_RUNTIME_OOC_H

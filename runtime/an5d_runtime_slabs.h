@@ -46,13 +46,6 @@ struct an5d_slab_plan {
   long count, exchange, halo_lo, halo_hi;
 };
 
-// The interior of one plane along the streaming dimension, seen as rows of
-// `width` cells: rows row_first .. row_first + rows - 1, columns
-// col_first .. col_first + cols - 1 (a 2D grid's plane is one row).
-struct an5d_plane_box {
-  long width, row_first, rows, col_first, cols;
-};
-
 // Slab s: it owns [*valid_first, *valid_end) and holds [*load_first,
 // *load_end) (its halos clipped to the grid) in its device buffer.
 inline void an5d_slab_span(const an5d_slab_plan *p, long planes, long s,

@@ -466,7 +466,6 @@ void Emitter::outOfCore() {
   std::string Head = Planes + ", " + Ext[0] + ", " + Cells + ", " + First[0] +
                      ", " + Last[0] + ", " + str(P.Lo[0]) + ", " +
                      str(P.Hi[0]) + ", " + str(P.BT);
-  std::string Grid = Head + ", t_first, steps";
   W.line("// Steps on a part of the grid along " + It[0] + " (a slab, or a "
          "chunk out of core) as on a grid of");
   W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
@@ -512,7 +511,17 @@ void Emitter::outOfCore() {
   W.line("const size_t budget = an5d_device_budget();");
   W.line(Elem + " *grid = NULL;");
   W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
-  W.line("an5d_out_of_core(" + Grid + ", budget, an5d_part);");
+  // Out of core every launch is one kernel launch of at most the degree
+  // given: the vector-cell kernels' launches of bT alternate with a third
+  // plane, so they go one step at a time there; the naive kernel has no
+  // stream blocks (0).
+  const bool OneStep = P.naive() || P.vectorCells();
+  W.line("an5d_out_of_core(" + Planes + ", " + Ext[0] + ", " + Cells + ", " +
+         First[0] + ", " + Last[0] + ", " + str(P.Lo[0]) + ", " +
+         str(P.Hi[0]) + ", " + str(OneStep ? 1 : P.BT) + ", " +
+         str(P.WriteShift) + ", " + Box + ", " +
+         (P.naive() ? std::string("0") : str(P.StreamBlock)) +
+         ", t_first, steps, budget, an5d_part);");
   W.line("return;");
   W.close();
 }

@@ -144,6 +144,8 @@ enum cudaError_t {
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorPeerAccessAlreadyEnabled = 704,
   cudaErrorPeerAccessNotEnabled = 705,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
 };
 typedef cudaError_t cudaError;
 

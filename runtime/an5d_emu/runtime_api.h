@@ -105,6 +105,8 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
     case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
+    case cudaErrorHostMemoryAlreadyRegistered: return "cudaErrorHostMemoryAlreadyRegistered";
+    case cudaErrorHostMemoryNotRegistered: return "cudaErrorHostMemoryNotRegistered";
   }
   return "cudaErrorUnknown";
 }
@@ -123,6 +125,8 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
     case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
+    case cudaErrorHostMemoryAlreadyRegistered: return "part or all of the requested memory range is already mapped";
+    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
   }
   return "unknown error";
 }

@@ -298,6 +298,26 @@ template <class T>
 inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned) {
   return cudaMallocHost(ptr, size);
 }
+// Registered host memory counts as pinned: copies with it are queued.
+#ifndef cudaHostRegisterDefault
+#define cudaHostRegisterDefault 0u
+#endif
+inline cudaError_t cudaHostRegister(void* p, size_t size, unsigned) {
+  if (!p || size == 0) return an5d_emu::detail::record(cudaErrorInvalidValue);
+  auto& m = an5d_emu::detail::streams().pinned;
+  if (an5d_emu::detail::is_pinned(p, 1) || m.count(p))
+    return an5d_emu::detail::record(cudaErrorHostMemoryAlreadyRegistered);
+  m[p] = size;
+  return cudaSuccess;
+}
+// Waits for all queued work (a copy may still use the memory).
+inline cudaError_t cudaHostUnregister(void* p) {
+  an5d_emu::detail::drain_all();
+  if (!p || an5d_emu::detail::streams().pinned.erase(p) == 0)
+    return an5d_emu::detail::record(cudaErrorHostMemoryNotRegistered);
+  return cudaSuccess;
+}
+
 // Waits for all queued work, as CUDA's does.
 inline cudaError_t cudaFreeHost(void* p) {
   if (!p) return cudaSuccess;

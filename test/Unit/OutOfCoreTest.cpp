@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <vector>
 
 // What a generated file defines before the runtime (an5dc's Target).
@@ -37,115 +38,149 @@ TEST(OutOfCoreTest, ParsesSizes) {
   EXPECT_EQ(an5d_parse_bytes("99999999999999999999G"), -1);
 }
 
-// Every chunking an5d_plan_chunks accepts: within the budget, TBT as the
-// rule says, halos of TBT x reach that fit in one neighbouring chunk, and
-// chunks that cover the planes once, their loads inside the grid and the
-// buffer.
-TEST(OutOfCoreTest, ChunksKeepTheirContract) {
-  const size_t PlaneBytes = 80;
-  for (long Planes = 1; Planes <= 90; Planes += 7)
-    for (long Lo = 0; Lo <= 3; ++Lo)
-      for (long Hi = 0; Hi <= 2; ++Hi)
-        for (long Bt = 1; Bt <= 4; ++Bt)
-          for (long Steps = 1; Steps <= 13; Steps += 4)
-            for (size_t Budget = 480; Budget <= 60000; Budget = Budget * 3 / 2) {
-              an5d_chunks C;
-              if (!an5d_plan_chunks(Planes, PlaneBytes, Lo, Hi, Bt, Steps, Budget, 3, &C))
-                continue;
-              SCOPED_TRACE(::testing::Message() << Planes << " planes, reach " << Lo << "/"
-                                                << Hi << ", bt " << Bt << ", " << Steps
-                                                << " steps, budget " << Budget);
-              EXPECT_LE(3 * 2 * C.buffer * PlaneBytes, Budget);
-              EXPECT_GE(C.tbt, 1);
-              EXPECT_LE(C.tbt, Steps);
-              if (C.count > 1) {
-                EXPECT_EQ(C.halo_lo, C.tbt * Lo);
-                EXPECT_EQ(C.halo_hi, C.tbt * Hi);
-                EXPECT_GE(C.depth, C.halo_lo);
-                EXPECT_GE(C.depth, C.halo_hi);
-                if (C.tbt < Steps && C.tbt >= Bt && Bt > 1) {
-                  EXPECT_EQ(C.tbt % Bt, 0);
-                }
-                EXPECT_LE(C.tbt * (Lo + Hi), C.buffer / 4 > Lo + Hi ? C.buffer / 4 : Lo + Hi);
-              }
-              long Next = 0;
-              for (long K = 0; K < C.count; ++K) {
-                long Vf, Ve, Lf, Le;
-                an5d_chunk_span(&C, Planes, K, &Vf, &Ve, &Lf, &Le);
-                EXPECT_EQ(Vf, Next);
-                EXPECT_LT(Vf, Ve);
-                EXPECT_GE(Lf, 0);
-                EXPECT_LE(Le, Planes);
-                EXPECT_EQ(Lf, Vf > C.halo_lo ? Vf - C.halo_lo : 0);
-                EXPECT_EQ(Le, Ve + C.halo_hi < Planes ? Ve + C.halo_hi : Planes);
-                EXPECT_LE(Le - Lf, C.buffer);
-                Next = Ve;
-              }
-              EXPECT_EQ(Next, Planes);
-            }
-}
-
-TEST(OutOfCoreTest, RefusesABudgetWithoutRoomForOneStep) {
-  an5d_chunks C;
-  // Radius 1: a buffer needs 1 + 1 halo planes and one of its own.
-  EXPECT_FALSE(an5d_plan_chunks(100, 80, 1, 1, 2, 5, 3 * 2 * 2 * 80, 3, &C));
-  EXPECT_TRUE(an5d_plan_chunks(100, 80, 1, 1, 2, 5, 3 * 2 * 3 * 80, 3, &C));
-  EXPECT_EQ(C.tbt, 1);
-  EXPECT_EQ(C.depth, 1);
-  // Radius 3 on one side: the chunk must hold a whole halo.
-  EXPECT_FALSE(an5d_plan_chunks(100, 80, 3, 0, 1, 5, 3 * 2 * 5 * 80, 3, &C));
-  EXPECT_TRUE(an5d_plan_chunks(100, 80, 3, 0, 1, 5, 3 * 2 * 6 * 80, 3, &C));
-}
-
-// A three-point average along the planes (reach 1 / 1), planes `first` ..
-// `last` updated, the others boundary; plane (t + 1) % 2 is written.
-void referenceSteps(std::vector<double> &Grid, long Planes, long Cells, long First, long Last,
-                    long TFirst, long Steps) {
-  for (long T = TFirst; T < TFirst + Steps; ++T) {
-    const double *In = &Grid[(T % 2) * Planes * Cells];
-    double *Out = &Grid[((T + 1) % 2) * Planes * Cells];
-    for (long P = First; P <= Last; ++P)
-      for (long C = 0; C < Cells; ++C)
-        Out[P * Cells + C] =
-            (In[(P - 1) * Cells + C] + 2 * In[P * Cells + C] + In[(P + 1) * Cells + C]) / 4 +
-            0.001 * C;
-  }
-}
-
-// The same on a chunk, as the kernels would run there.
-long chunkSteps(double *Chunk, long Rows, long Cells, long First, long Last, long TFirst,
-                long Steps) {
-  std::vector<double> Copy(Chunk, Chunk + 2 * Rows * Cells);
-  referenceSteps(Copy, Rows, Cells, First, Last, TFirst, Steps);
-  std::memcpy(Chunk, Copy.data(), Copy.size() * sizeof(double));
-  return Steps;
-}
-
-TEST(OutOfCoreTest, RunsAsThePlainLoop) {
-  const long Planes = 57, Cells = 3, First = 1, Last = Planes - 2;
-  for (long Steps : {1L, 2L, 3L, 4L, 7L, 12L})
-    for (size_t Budget : {size_t(3 * 2 * 3 * 24), size_t(3 * 2 * 10 * 24),
-                          size_t(3 * 2 * 30 * 24)}) {
-      std::vector<double> Grid(2 * Planes * Cells);
-      for (size_t I = 0; I < Grid.size(); ++I)
-        Grid[I] = (I * 37 % 101) / 10.0;
-      std::vector<double> Want = Grid;
-      referenceSteps(Want, Planes, Cells, First, Last, 5, Steps);
-      const long Launches = an5d_out_of_core(
-          Grid.data(), Grid.data() + Planes * Cells, Planes, Cells, First, Last, 1,
-          1, 2, 5, Steps, Budget,
-          [&](double *Chunk, long Rows, long F, long L, long T, long N, int *Swapped, int End,
-              int Part, long) {
-            // Out of core, every pass ends as the C loop does.
-            EXPECT_EQ(Swapped, nullptr);
-            EXPECT_EQ(End, AN5D_END_AS_C);
-            EXPECT_EQ(Part, AN5D_PART_ALL);
-            return chunkSteps(Chunk, Rows, Cells, F, L, T, N);
-          });
-      EXPECT_GT(Launches, 0);
-      for (size_t I = 0; I < Grid.size(); ++I)
-        ASSERT_EQ(Grid[I], Want[I]) << Steps << " steps, budget " << Budget << ", cell " << I;
+// A model of the window: each cell holds (grid plane, level) or nothing
+// (-1); a launch of degree d stores level j + 1 at window plane r when its
+// input plane holds level j at every plane it reads for r (r - d * lo ..
+// r + d * hi), past a cut `last` only up to last - d * hi (above it the
+// kernels read what is there), and the grid's boundary planes count at
+// every level. The walk is right when every interior plane comes back at the
+// pass's last level, and on a final pass the other plane one level below.
+struct ModelOps {
+  const an5d_ooc_geometry *G;
+  const an5d_ooc_launch *L;
+  long Window;
+  int Read = 0;
+  bool Final = true;
+  std::vector<std::pair<long, long>> Cell[2];
+  std::vector<long> Host[2];
+  long Loads = 0, Launches = 0, Base = 0;
+  void init() {
+    for (int Q = 0; Q < 2; ++Q) {
+      Cell[Q].assign(Window, {-1, -1});
+      Host[Q].assign(G->planes, -1);
     }
+  }
+  bool boundary(long P) const { return P < G->first || P > G->last; }
+  void relocate(long From, long End, long OldBase, long NewBase) {
+    for (int Q = 0; Q < 2; ++Q)
+      for (long P = From; P < End; ++P)
+        Cell[Q][P - NewBase] = Cell[Q][P - OldBase];
+    Base = NewBase;
+  }
+  void wait_loaded() {}
+  void load(long From, long To, long Base) {
+    ++Loads;
+    for (long P = From; P < To; ++P) {
+      EXPECT_GE(P - Base, 0);
+      EXPECT_LT(P - Base, Window);
+      Cell[Read][P - Base] = {P, 0};
+      Cell[Read ^ 1][P - Base] = {P, boundary(P) ? 0 : -2}; // interior: don't care
+    }
+  }
+  void run_launch(int J, long First, long Last, int Part, long Guard) {
+    ++Launches;
+    const long D = L[J].degree;
+    const int In = Read ^ (J & 1);
+    const long From = Part == AN5D_PART_FROM ? First + Guard : First;
+    if (Part == AN5D_PART_FROM) {
+      EXPECT_EQ(Guard % (G->stream_block > 0 ? G->stream_block : 1), 0);
+      EXPECT_GE(Guard, D * G->lo);
+      // The first block's warm-up computes planes First .. From - 1 as
+      // interior: they must be.
+      EXPECT_GE(First + Base, G->first);
+    } else {
+      // Without a guard the launch reads below First as boundary.
+      EXPECT_TRUE(First + Base == G->first || D * G->lo == 0 || G->stream_block == 0);
+    }
+    // The base: window plane of grid plane P is P - base; First is a window plane.
+    std::vector<std::pair<long, long>> Out(Cell[In ^ 1]);
+    for (long R = From; R <= Last; ++R) {
+      ASSERT_GE(R, 0);
+      ASSERT_LT(R, Window);
+      const long P = R + Base;
+      bool Ok = true;
+      // The cone of R: interior planes, and the boundary planes the stencil
+      // reads beside them.
+      const long Lowest = std::max(P - D * G->lo, G->first - G->lo);
+      const long Highest = std::min(P + D * G->hi, G->last + G->hi);
+      for (long X = Lowest - Base; X <= Highest - Base && Ok; ++X) {
+        if (X < 0 || X >= Window) { Ok = false; break; }
+        const auto C = Cell[In][X];
+        if (C.first != X + Base) { Ok = false; break; }
+        if (!(boundary(C.first) || C.second == (long)J)) Ok = false;
+      }
+      // Past a cut the kernels read what is there at the levels between.
+      if (Last + Base != G->last && R > Last - D * G->hi)
+        Ok = false;
+      Out[R] = Ok ? std::make_pair(P, (long)J + 1) : std::make_pair(-1L, -1L);
+    }
+    Cell[In ^ 1] = Out;
+  }
+  void store(long From, long To, long Base) {
+    const long Count = Launches; (void)Count;
+    for (long P = From; P <= To; ++P)
+      for (int Q = 0; Q < 2; ++Q)
+        Host[Q][P] = Cell[Q][P - Base].first == P ? Cell[Q][P - Base].second : -1;
+  }
+};
+
+// Every walk the planner accepts returns every interior plane once, at the
+// last level, over grids, reaches, degrees, stream blocks and windows.
+TEST(OutOfCoreTest, WindowWalksAreExact) {
+  long Walks = 0, Relocating = 0;
+  for (long Planes : {9L, 23L, 61L, 130L})
+    for (long Lo = 0; Lo <= 2; ++Lo)
+      for (long Hi = 0; Hi <= 2; ++Hi)
+        for (int Bt : {1, 2, 3})
+          for (long Sb : {0L, 4L, 8L})
+            for (long Steps : {1L, 5L, 12L})
+              for (long Window = 4; Window <= Planes + 8; Window = Window * 3 / 2 + 1) {
+                if (Sb == 0 && Bt > 1)
+                  continue;
+                if (Lo + Hi == 0)
+                  continue;
+                const long First = Lo > 0 ? Lo : 1, Last = Planes - 1 - (Hi > 0 ? Hi : 1);
+                const an5d_ooc_geometry G = {Planes, First, Last, Lo, Hi, Sb};
+                an5d_ooc_plan Plan;
+                if (!an5d_ooc_plan_window(&G, Bt, Steps, Window, &Plan))
+                  continue;
+                SCOPED_TRACE(::testing::Message()
+                             << Planes << " planes, reach " << Lo << "/" << Hi << ", bt " << Bt
+                             << ", stream block " << Sb << ", " << Steps << " steps, window "
+                             << Window << ": TBT " << Plan.tbt << ", depth " << Plan.depth);
+                EXPECT_LE(Plan.window, Window);
+                EXPECT_GE(Plan.tbt, 1);
+                EXPECT_LE(Plan.tbt, Steps);
+                an5d_ooc_launch Launch[AN5D_OOC_MAX_LAUNCHES];
+                const int Count = an5d_ooc_full_pass(0, Plan.tbt, Bt, Launch);
+                ModelOps Ops;
+                Ops.G = &G;
+                Ops.L = Launch;
+                Ops.Window = Plan.window;
+                Ops.init();
+                ASSERT_TRUE(an5d_ooc_walk(&G, Launch, Count, Plan.depth, Plan.window, Ops));
+                ++Walks;
+                Relocating += Plan.relocations > 0;
+                for (long P = First; P <= Last; ++P) {
+                  ASSERT_EQ(Ops.Host[Count & 1][P], Count) << "plane " << P;
+                  if (Count > 1)
+                    ASSERT_EQ(Ops.Host[(Count & 1) ^ 1][P], Count - 1) << "plane " << P;
+                }
+              }
+  EXPECT_GT(Walks, 500);
+  EXPECT_GT(Relocating, 50);
+}
+
+// A budget whose window holds no pass is refused; one plane more is not.
+TEST(OutOfCoreTest, PlansNeedRoomForOneStep) {
+  const an5d_ooc_geometry G = {100, 1, 98, 1, 1, 8};
+  an5d_ooc_plan Plan;
+  long Need = 1;
+  while (!an5d_ooc_plan_window(&G, 2, 5, Need, &Plan))
+    ++Need;
+  EXPECT_GT(Need, 3);
+  EXPECT_LT(Need, 40);
+  EXPECT_FALSE(an5d_ooc_plan_window(&G, 2, 5, Need - 1, &Plan));
 }
 
 } // namespace
