@@ -278,17 +278,69 @@ inline int an5d_ooc_try(const an5d_ooc_geometry *g, int bt, long tbt,
   return 1;
 }
 
+// What a plan costs, in units of one time step of the whole grid in
+// memory: `ratio`, a pass's copies in and out (the host link is the bound:
+// its bytes over its bandwidth); `launch`, the fixed cost of one launch
+// (start, and the tail of its last wave); `fill`, the planes a launch must
+// cover to keep the GPU busy (a launch over fewer has fewer stream blocks
+// than the GPU runs at once, and takes as long as one over `fill`).
+struct an5d_ooc_costs {
+  double ratio, launch, fill;
+};
+
+// The costs an5d_out_of_core assumes for a grid of `grid_bytes` (one time
+// plane) with `sent` planes crossing the host link per chunk: a step in
+// memory moves both planes at about 4 TB/s, the host link about 50 GB/s
+// each way, a launch about 15 us, and a launch needs about 32 Mi cells to
+// fill the GPU (H100 and H200; the fill measured on an H200: j2d5pt chunks
+// of 654 planes of 16384 cells ran 6x slower than in memory, star3d1r
+// chunks of 9 planes of 1024^2 cells 4x). AN5D_OOC_RATIO sets the ratio.
+inline an5d_ooc_costs an5d_ooc_default_costs(double grid_bytes, int sent,
+                                             double plane_cells) {
+  const double step_s = 2.0 * grid_bytes / 4e12;
+  an5d_ooc_costs c;
+  c.ratio = sent * grid_bytes / 50e9 / step_s;
+  c.launch = 15e-6 / step_s;
+  c.fill = plane_cells > 0 ? 33554432.0 / plane_cells : 1.0;
+  const char *r = getenv("AN5D_OOC_RATIO");
+  if (r != NULL && atof(r) > 0)
+    c.ratio = atof(r);
+  return c;
+}
+
+// The estimated cost per step of passes of `tbt` steps in chunks of
+// `depth` planes: the larger of the copies (ratio / tbt) and the kernels
+// (a launch of degree d over a chunk also streams d * (lo + hi) planes
+// around it, takes as long as one over `fill` planes when shallower, and
+// pays its fixed cost), plus the copies a relocation stalls
+// (about one chunk's).
+inline double an5d_ooc_cost(const an5d_ooc_geometry *g, int bt, const an5d_ooc_plan *p,
+                            const an5d_ooc_costs *c) {
+  const double d = (double)(p->tbt < bt ? p->tbt : bt);
+  const double busy = c->fill > p->depth ? c->fill / p->depth : 1.0;
+  const double kernels = busy * (1.0 + d * (g->lo + g->hi) / p->depth) +
+                         c->launch * p->chunks / d;
+  const double copies = c->ratio / p->tbt;
+  const double stalls = c->ratio * p->relocations / (double)p->chunks / p->tbt;
+  return (copies > kernels ? copies : kernels) + stalls;
+}
+
 // The plan for `steps` steps of degree bt through a window of `window`
-// planes: the most steps per pass whose chunks are at least `want` planes
-// deep (the window holds the launches' skew and about three chunks), else
-// at least one plane deep. AN5D_OOC_TBT and AN5D_OOC_DEPTH, when set, are
-// taken as far as the window allows. Returns 0 when not even one step fits.
+// planes with the least estimated cost (an5d_ooc_cost; `costs` NULL: a
+// ratio of 100 and launches of 1/100 step), among steps per pass from the
+// most the window takes down by quarters and the deepest chunks that fit
+// down by halves. AN5D_OOC_TBT and AN5D_OOC_DEPTH, when set, fix either as
+// far as the window allows. Returns 0 when not even one step fits.
 inline int an5d_ooc_plan_window(const an5d_ooc_geometry *g, int bt, long steps,
-                                long window, an5d_ooc_plan *p) {
+                                long window, an5d_ooc_plan *p,
+                                const an5d_ooc_costs *costs = NULL) {
   if (window > g->planes)
     window = g->planes;
   if (window < 1 || steps < 1)
     return 0;
+  const an5d_ooc_costs fallback = {100.0, 0.01, 1.0};
+  if (costs == NULL)
+    costs = &fallback;
   const char *env_tbt = getenv("AN5D_OOC_TBT");
   const char *env_depth = getenv("AN5D_OOC_DEPTH");
   long cap = steps;
@@ -296,37 +348,42 @@ inline int an5d_ooc_plan_window(const an5d_ooc_geometry *g, int bt, long steps,
     cap = (long)AN5D_OOC_MAX_LAUNCHES * bt;
   if (env_tbt != NULL && atol(env_tbt) > 0 && atol(env_tbt) < cap)
     cap = atol(env_tbt);
-  long want = 2 * g->stream_block > 32 ? 2 * g->stream_block : 32;
-  if (env_depth != NULL && atol(env_depth) > 0)
-    want = atol(env_depth);
+  const long fixed_depth = env_depth != NULL && atol(env_depth) > 0 ? atol(env_depth) : 0;
   const long wide = g->lo > g->hi ? g->lo : g->hi;
-  for (int pass = 0; pass < 2; ++pass) {
-    const long least = pass == 0 ? want : 1;
-    for (long tbt = cap; tbt >= 1;) {
-      const long skew = tbt * (wide + g->hi) + an5d_ooc_guard(g, bt) + wide * bt;
-      long depth = (window - skew - g->first) / 3;
-      if (env_depth != NULL && atol(env_depth) > 0)
-        depth = atol(env_depth);
-      if (depth > g->planes)
-        depth = g->planes;
-      if (depth < least)
-        depth = least;
-      // The largest depth that fits, from the estimate down.
-      while (1) {
-        if (an5d_ooc_try(g, bt, tbt, depth, window, p))
-          return 1;
-        if (depth == least)
-          break;
-        depth = depth / 2 > least ? depth / 2 : least;
+  int found = 0;
+  double best = 0;
+  an5d_ooc_plan cand;
+  for (long tbt = cap; tbt >= 1;) {
+    // The deepest chunks the window may take beside this skew, then
+    // shallower ones.
+    const long skew = tbt * (wide + g->hi) + an5d_ooc_guard(g, bt) + wide * bt;
+    long depth = fixed_depth > 0 ? fixed_depth : (window - skew - g->first) / 2;
+    if (depth > g->planes)
+      depth = g->planes;
+    if (depth < 1)
+      depth = 1;
+    for (int tries = 0; tries < 12; ++tries) {
+      if (an5d_ooc_try(g, bt, tbt, depth, window, &cand)) {
+        const double cost = an5d_ooc_cost(g, bt, &cand, costs);
+        if (!found || cost < best) {
+          best = cost;
+          *p = cand;
+          found = 1;
+        }
       }
-      // Fewer steps per pass: three quarters, whole launches of bt.
-      long fewer = tbt * 3 / 4;
-      if (fewer >= bt)
-        fewer -= fewer % bt;
-      tbt = fewer < tbt ? fewer : tbt - 1;
+      if (depth == 1 || fixed_depth > 0)
+        break;
+      depth /= 2;
     }
+    if (env_tbt != NULL && atol(env_tbt) > 0 && found)
+      break;
+    // Fewer steps per pass: three quarters, whole launches of bt.
+    long fewer = tbt * 3 / 4;
+    if (fewer >= bt)
+      fewer -= fewer % bt;
+    tbt = fewer < tbt ? fewer : tbt - 1;
   }
-  return 0;
+  return found;
 }
 
 // Whether the two time planes agree, bit for bit, on every cell the stencil
@@ -467,17 +524,20 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   // read below their first plane is there.
   const an5d_ooc_geometry single = {planes, first, last, lo, hi, 0};
   const size_t plane_bytes = (size_t)cells * sizeof(T);
+  const int same = an5d_ooc_same_boundary(plane0, plane1, planes, cells, first, last, box);
+  const an5d_ooc_costs costs =
+      an5d_ooc_default_costs((double)planes * plane_bytes, same ? 1 : 2, (double)cells);
   an5d_ooc_plan plan;
   T *device = NULL;
   // A budget the device cannot give after all is halved until it can.
   for (;; budget /= 2) {
     const long window = (long)(budget / (2 * plane_bytes));
     g.stream_block = stream_block;
-    if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan) &&
-        an5d_ooc_plan_window(&single, 1, steps, window, &plan)) {
+    if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs) &&
+        an5d_ooc_plan_window(&single, 1, steps, window, &plan, &costs)) {
       g = single;
       bt = 1;
-    } else if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan)) {
+    } else if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs)) {
       // The smallest window one step per pass fits (more always fits).
       long fails = 0, need = planes;
       an5d_ooc_plan probe;
@@ -500,7 +560,6 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
       break;
     cudaGetLastError();
   }
-  const int same = an5d_ooc_same_boundary(plane0, plane1, planes, cells, first, last, box);
   int pinned[2];
   const int pin = an5d_ooc_pin(plane0, plane1, planes * plane_bytes, pinned);
   an5d_schedule schedule = an5d_launch_schedule(steps, (int)bt);
