@@ -417,6 +417,51 @@ int an5d_ooc_same_boundary(const T *p0, const T *p1, long planes, long cells,
   return 1;
 }
 
+// The cells of a plane the stencil never writes around `box` (a plane of
+// `cells` cells as rows of box.width): `head` cells of whole rows before
+// the interior rows, `tail` after them, and in each of the `rows` interior
+// rows `left` cells before the interior columns and `right` after. Packed
+// per plane in this order (`per_plane` cells), the second time plane's
+// rim stays on the device, so that a chunk sends one plane and copies it
+// into the other before the rim goes back over it.
+struct an5d_ooc_rim {
+  long head, tail, rows, left, right, per_plane, row_at, col_end;
+};
+
+inline an5d_ooc_rim an5d_ooc_rim_of(an5d_plane_box box, long cells) {
+  an5d_ooc_rim r;
+  const long nrows = box.width > 0 ? cells / box.width : 0;
+  r.head = box.row_first * box.width;
+  r.tail = (nrows - box.row_first - box.rows) * box.width;
+  r.rows = box.rows;
+  r.left = box.col_first;
+  r.right = box.width - box.col_first - box.cols;
+  r.row_at = box.row_first * box.width;
+  r.col_end = box.col_first + box.cols;
+  r.per_plane = r.head + r.tail + r.rows * (r.left + r.right);
+  return r;
+}
+
+// Packs the rim of `planes` planes of `plane` into `out`.
+template <typename T>
+void an5d_ooc_rim_pack(const T *plane, long planes, long cells,
+                       an5d_plane_box box, const an5d_ooc_rim *r, T *out) {
+  for (long p = 0; p < planes; ++p) {
+    const T *in = plane + p * cells;
+    memcpy(out, in, r->head * sizeof(T));
+    out += r->head;
+    memcpy(out, in + r->head + r->rows * box.width, r->tail * sizeof(T));
+    out += r->tail;
+    for (long y = 0; y < r->rows; ++y) {
+      const T *row = in + r->row_at + y * box.width;
+      memcpy(out, row, r->left * sizeof(T));
+      out += r->left;
+      memcpy(out, row + r->col_end, r->right * sizeof(T));
+      out += r->right;
+    }
+  }
+}
+
 // The device side of a walk (an5d_ooc_walk's ops): the window's two planes
 // at `device` (plane q at device + q * window * cells), copies in on `in`,
 // launches on stream 0, copies out on `out`.
@@ -425,7 +470,10 @@ template <typename T, typename Run> struct an5d_ooc_ops {
   long window, cells;
   long w;                       // the C loop writes plane (t + w) % 2
   int read;                     // the physical plane the pass starts from
-  int send_both;                // the boundaries differ: send both planes
+  int send_both;                // the boundaries differ and no rim: send both planes
+  T *rim[2];                    // each plane's packed rim on the device, or NULL
+  an5d_ooc_rim r;
+  long width, first, last;      // box.width; the interior planes
   int final_pass;               // both planes come back
   const an5d_ooc_launch *launch;
   int count;
@@ -463,7 +511,49 @@ template <typename T, typename Run> struct an5d_ooc_ops {
     if (!send_both)
       AN5D_CHECK(cudaMemcpyAsync(at(read ^ 1, from - base), at(read, from - base),
                                  bytes, cudaMemcpyDeviceToDevice, in));
+    if (!send_both && rim[read ^ 1] != NULL)
+      restore_rim(read ^ 1, from, to, base);
     AN5D_CHECK(cudaEventRecord(loaded, in));
+  }
+  // Plane q of planes [from, to), a copy of the other plane: its boundary
+  // planes from the host, its interior planes' rim from the device.
+  void restore_rim(int q, long from, long to, long base) {
+    const long a = from > first ? from : first, b = to < last + 1 ? to : last + 1;
+    const size_t sz = sizeof(T);
+    for (int side = 0; side < 2; ++side) { // boundary planes below, above
+      const long p0 = side == 0 ? from : (b > from ? b : from);
+      const long p1 = side == 0 ? (a < to ? a : to) : to;
+      if (p1 > p0)
+        AN5D_CHECK(cudaMemcpyAsync(at(q, p0 - base), host[q] + p0 * cells,
+                                   (p1 - p0) * cells * sz, cudaMemcpyHostToDevice, in));
+    }
+    if (b <= a)
+      return;
+    const long n = b - a, pp = r.per_plane;
+    const T *src = rim[q] + a * pp;
+    T *dst = at(q, a - base);
+    if (r.head > 0)
+      AN5D_CHECK(cudaMemcpy2DAsync(dst, cells * sz, src, pp * sz, r.head * sz, n,
+                                   cudaMemcpyDeviceToDevice, in));
+    if (r.tail > 0)
+      AN5D_CHECK(cudaMemcpy2DAsync(dst + r.row_at + r.rows * width, cells * sz,
+                                   src + r.head, pp * sz, r.tail * sz, n,
+                                   cudaMemcpyDeviceToDevice, in));
+    // The interior rows' sides: one pitched copy over all planes when the
+    // planes hold no whole boundary rows, else one per plane.
+    const int flat = r.head == 0 && r.tail == 0;
+    for (long p = 0; p < (flat ? 1 : n); ++p) {
+      const T *s0 = src + p * pp + r.head + r.tail;
+      T *d0 = dst + p * cells + r.row_at;
+      const long h = flat ? n * r.rows : r.rows;
+      if (r.left > 0)
+        AN5D_CHECK(cudaMemcpy2DAsync(d0, width * sz, s0, (r.left + r.right) * sz,
+                                     r.left * sz, h, cudaMemcpyDeviceToDevice, in));
+      if (r.right > 0)
+        AN5D_CHECK(cudaMemcpy2DAsync(d0 + r.col_end, width * sz, s0 + r.left,
+                                     (r.left + r.right) * sz, r.right * sz, h,
+                                     cudaMemcpyDeviceToDevice, in));
+    }
   }
   void run_launch(int j, long first, long last, int part, long guard) {
     const an5d_ooc_launch &l = launch[j];
@@ -525,8 +615,36 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   const an5d_ooc_geometry single = {planes, first, last, lo, hi, 0};
   const size_t plane_bytes = (size_t)cells * sizeof(T);
   const int same = an5d_ooc_same_boundary(plane0, plane1, planes, cells, first, last, box);
+  // Planes whose boundaries differ: each plane's rim on the device (when
+  // it takes at most a quarter of the budget), so that one plane crosses
+  // the host link per chunk all the same.
+  const an5d_ooc_rim rim = an5d_ooc_rim_of(box, cells);
+  T *rim_device[2] = {NULL, NULL};
+  const size_t rim_bytes = (size_t)planes * rim.per_plane * sizeof(T);
+  if (!same && rim.per_plane > 0 && 2 * rim_bytes <= budget / 4) {
+    T *packed = (T *)malloc(rim_bytes);
+    for (int q = 0; q < 2 && packed != NULL; ++q) {
+      if (cudaMalloc((void **)&rim_device[q], rim_bytes) != cudaSuccess) {
+        cudaGetLastError();
+        rim_device[q] = NULL;
+        break;
+      }
+      an5d_ooc_rim_pack(q == 0 ? plane0 : plane1, planes, cells, box, &rim, packed);
+      AN5D_CHECK(cudaMemcpy(rim_device[q], packed, rim_bytes, cudaMemcpyHostToDevice));
+    }
+    free(packed);
+    if (rim_device[0] == NULL || rim_device[1] == NULL) {
+      for (int q = 0; q < 2; ++q)
+        if (rim_device[q] != NULL)
+          AN5D_CHECK(cudaFree(rim_device[q]));
+      rim_device[0] = rim_device[1] = NULL;
+    } else {
+      budget -= 2 * rim_bytes;
+    }
+  }
+  const int one_plane = same || rim_device[0] != NULL;
   const an5d_ooc_costs costs =
-      an5d_ooc_default_costs((double)planes * plane_bytes, same ? 1 : 2, (double)cells);
+      an5d_ooc_default_costs((double)planes * plane_bytes, one_plane ? 1 : 2, (double)cells);
   an5d_ooc_plan plan;
   T *device = NULL;
   // A budget the device cannot give after all is halved until it can.
@@ -573,7 +691,9 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
             plan.chunks, plan.depth, plan.tbt, passes_est,
             passes_est == 1 ? "" : "es", plan.window,
             2 * (size_t)plan.window * plane_bytes, budget,
-            same ? "one plane sent" : "both planes sent",
+            same ? "one plane sent (the planes' boundaries agree)"
+                 : one_plane ? "one plane sent (the other's boundary kept on the device)"
+                             : "both planes sent",
             pin ? "pinned" : "pageable");
   const char *timing = getenv("AN5D_TIMING");
   cudaEvent_t start = NULL, stop = NULL;
@@ -589,7 +709,13 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   ops.window = plan.window;
   ops.cells = cells;
   ops.w = w;
-  ops.send_both = !same;
+  ops.send_both = !one_plane;
+  ops.rim[0] = rim_device[0];
+  ops.rim[1] = rim_device[1];
+  ops.r = rim;
+  ops.width = box.width;
+  ops.first = first;
+  ops.last = last;
   ops.run = &run;
   ops.launches = 0;
   AN5D_CHECK(cudaStreamCreateWithFlags(&ops.in, cudaStreamNonBlocking));
@@ -654,6 +780,9 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   AN5D_CHECK(cudaStreamDestroy(ops.in));
   AN5D_CHECK(cudaStreamDestroy(ops.out));
   AN5D_CHECK(cudaFree(device));
+  for (int q = 0; q < 2; ++q)
+    if (rim_device[q] != NULL)
+      AN5D_CHECK(cudaFree(rim_device[q]));
   for (int q = 0; q < 2; ++q)
     if (pinned[q])
       AN5D_CHECK(cudaHostUnregister(q == 0 ? (void *)plane0 : (void *)plane1));
