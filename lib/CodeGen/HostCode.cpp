@@ -407,6 +407,12 @@ void Emitter::runFunction() {
 std::vector<std::string> an5d::runPaths(const Plan &P) {
   const std::string Lo = std::to_string(P.Lo[0]), Hi = std::to_string(P.Hi[0]);
   const std::string BT = std::to_string(P.BT);
+  // Out of core a launch of degree d stores d * max(lo, hi) below what the
+  // one before made final and reads d * hi above (an5d_ooc_walk); the
+  // vector-cell and naive kernels go one step per launch there.
+  const int64_t OocDegree = P.naive() || P.vectorCells() ? 1 : P.BT;
+  const std::string Skew = std::to_string(
+      OocDegree * (std::max(P.Lo[0], P.Hi[0]) + P.Hi[0]));
   std::vector<std::string> Paths;
   if (P.Mpi)
     Paths = {
@@ -433,11 +439,11 @@ std::vector<std::string> an5d::runPaths(const Plan &P) {
       "(AN5D_DEVICE_MEMORY, else",
       "  free memory less 1/16 of the total, at least 256 MiB) and cudaMalloc "
       "gives them; else out of core:",
-      "  the host grid streams through the GPU in chunks along the streaming "
+      "  the host grid slides through a device window along the streaming "
       "dimension, TBT steps per",
-      "  pass, halos of TBT x " + Lo + " + TBT x " + Hi +
-          " planes, 3 chunks in flight (one GPU; AN5D_VERBOSE=1 prints the "
-          "choice)."};
+      "  pass, each launch " + Skew + " planes behind the one before, "
+      "each plane computed once per step (one",
+      "  GPU; AN5D_VERBOSE=1 prints the choice)."};
   Paths.insert(Paths.end(), OneProcess.begin(), OneProcess.end());
   return Paths;
 }
