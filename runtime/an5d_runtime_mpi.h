@@ -166,21 +166,11 @@ double an5d_mpi_halos_in(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
         h->recv[side], b, cudaMemcpyHostToDevice, o->halos));
     bytes += (double)b;
   }
-  if (swapped) {
-    // The interior planes before run_first and after run_last (halo planes
-    // the kernels read from the C loop's plane).
-    if (h->recv_rows[0] > 0) {
-      const long lo = o->load_first > first ? o->load_first : first;
-      an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo, cells,
-                              box, q);
-    }
-    if (h->recv_rows[1] > 0) {
-      const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
-      an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
-                              hi - (o->load_first + o->run_last), cells, box,
-                              q);
-    }
-  }
+  // The interior planes before run_first and after run_last (halo planes
+  // the kernels read from the C loop's plane).
+  for (int side = 0; side < 2 && swapped; ++side)
+    if (h->recv_rows[side] > 0)
+      an5d_slab_interior_edge(o, side, first, last, cells, box, q);
   AN5D_CHECK(cudaEventRecord(o->received, o->halos));
   return bytes;
 }
@@ -320,19 +310,9 @@ double an5d_mpi_ipc_exchange(an5d_mpi_ipc<T> *x, an5d_slab<T> *o,
     o->pulled += (double)b;
     bytes += (double)b;
   }
-  if (swapped) {
-    if (h->recv_rows[0] > 0) {
-      const long lo = o->load_first > first ? o->load_first : first;
-      an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo, cells,
-                              box, q);
-    }
-    if (h->recv_rows[1] > 0) {
-      const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
-      an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
-                              hi - (o->load_first + o->run_last), cells, box,
-                              q);
-    }
-  }
+  for (int side = 0; side < 2 && swapped; ++side)
+    if (h->recv_rows[side] > 0)
+      an5d_slab_interior_edge(o, side, first, last, cells, box, q);
   AN5D_CHECK(cudaEventRecord(x->received, o->halos));
   AN5D_CHECK(cudaStreamWaitEvent(0, x->received, 0));
   for (int side = 0; side < 2; ++side)

@@ -227,20 +227,14 @@ int an5d_ooc_walk(const an5d_ooc_geometry *g, const an5d_ooc_launch *launch,
   }
 }
 
-// A walk that only counts (planning, tests).
+// A walk that only counts (planning).
 struct an5d_ooc_count {
-  long loads, relocations, moved, launches, stores, stored;
-  void relocate(long from, long end, long, long) {
-    ++relocations;
-    moved += end - from;
-  }
+  long loads, relocations;
+  void relocate(long, long, long, long) { ++relocations; }
   void wait_loaded() {}
   void load(long, long, long) { ++loads; }
-  void run_launch(int, long, long, int, long) { ++launches; }
-  void store(long from, long to, long) {
-    ++stores;
-    stored += to - from + 1;
-  }
+  void run_launch(int, long, long, int, long) {}
+  void store(long, long, long) {}
 };
 
 // How the out-of-core path runs: passes of up to `tbt` steps, chunks of
@@ -267,7 +261,7 @@ inline int an5d_ooc_try(const an5d_ooc_geometry *g, int bt, long tbt,
                         long depth, long window, an5d_ooc_plan *p) {
   an5d_ooc_launch launch[AN5D_OOC_MAX_LAUNCHES];
   const int n = an5d_ooc_full_pass(0, tbt, bt, launch);
-  an5d_ooc_count c = {0, 0, 0, 0, 0, 0};
+  an5d_ooc_count c = {0, 0};
   if ((long)n * bt < tbt || !an5d_ooc_walk(g, launch, n, depth, window, c))
     return 0;
   p->tbt = tbt;
@@ -425,7 +419,7 @@ int an5d_ooc_same_boundary(const T *p0, const T *p1, long planes, long cells,
 // rim stays on the device, so that a chunk sends one plane and copies it
 // into the other before the rim goes back over it.
 struct an5d_ooc_rim {
-  long head, tail, rows, left, right, per_plane, row_at, col_end;
+  long head, tail, rows, left, right, per_plane, col_end;
 };
 
 inline an5d_ooc_rim an5d_ooc_rim_of(an5d_plane_box box, long cells) {
@@ -436,7 +430,6 @@ inline an5d_ooc_rim an5d_ooc_rim_of(an5d_plane_box box, long cells) {
   r.rows = box.rows;
   r.left = box.col_first;
   r.right = box.width - box.col_first - box.cols;
-  r.row_at = box.row_first * box.width;
   r.col_end = box.col_first + box.cols;
   r.per_plane = r.head + r.tail + r.rows * (r.left + r.right);
   return r;
@@ -453,7 +446,7 @@ void an5d_ooc_rim_pack(const T *plane, long planes, long cells,
     memcpy(out, in + r->head + r->rows * box.width, r->tail * sizeof(T));
     out += r->tail;
     for (long y = 0; y < r->rows; ++y) {
-      const T *row = in + r->row_at + y * box.width;
+      const T *row = in + r->head + y * box.width;
       memcpy(out, row, r->left * sizeof(T));
       out += r->left;
       memcpy(out, row + r->col_end, r->right * sizeof(T));
@@ -536,7 +529,7 @@ template <typename T, typename Run> struct an5d_ooc_ops {
       AN5D_CHECK(cudaMemcpy2DAsync(dst, cells * sz, src, pp * sz, r.head * sz, n,
                                    cudaMemcpyDeviceToDevice, in));
     if (r.tail > 0)
-      AN5D_CHECK(cudaMemcpy2DAsync(dst + r.row_at + r.rows * width, cells * sz,
+      AN5D_CHECK(cudaMemcpy2DAsync(dst + r.head + r.rows * width, cells * sz,
                                    src + r.head, pp * sz, r.tail * sz, n,
                                    cudaMemcpyDeviceToDevice, in));
     // The interior rows' sides: one pitched copy over all planes when the
@@ -544,7 +537,7 @@ template <typename T, typename Run> struct an5d_ooc_ops {
     const int flat = r.head == 0 && r.tail == 0;
     for (long p = 0; p < (flat ? 1 : n); ++p) {
       const T *s0 = src + p * pp + r.head + r.tail;
-      T *d0 = dst + p * cells + r.row_at;
+      T *d0 = dst + p * cells + r.head;
       const long h = flat ? n * r.rows : r.rows;
       if (r.left > 0)
         AN5D_CHECK(cudaMemcpy2DAsync(d0, width * sz, s0, (r.left + r.right) * sz,
@@ -650,32 +643,36 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   // A budget the device cannot give after all is halved until it can.
   for (;; budget /= 2) {
     const long window = (long)(budget / (2 * plane_bytes));
-    g.stream_block = stream_block;
-    if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs) &&
-        an5d_ooc_plan_window(&single, 1, steps, window, &plan, &costs)) {
-      g = single;
-      bt = 1;
-    } else if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs)) {
-      // The smallest window one step per pass fits (more always fits).
-      long fails = 0, need = planes;
-      an5d_ooc_plan probe;
-      while (need - fails > 1) {
-        const long mid = fails + (need - fails) / 2;
-        if (an5d_ooc_plan_window(&single, 1, 1, mid, &probe))
-          need = mid;
-        else
-          fails = mid;
+    int one_step = 0;
+    if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs)) {
+      one_step = an5d_ooc_plan_window(&single, 1, steps, window, &plan, &costs);
+      if (!one_step) {
+        // The smallest window one step per pass fits (more always fits).
+        long fails = 0, need = planes;
+        an5d_ooc_plan probe;
+        while (need - fails > 1) {
+          const long mid = fails + (need - fails) / 2;
+          if (an5d_ooc_plan_window(&single, 1, 1, mid, &probe))
+            need = mid;
+          else
+            fails = mid;
+        }
+        fprintf(stderr,
+                "an5d: out-of-core: the device budget of %zu bytes is too "
+                "small: its window must hold both time planes of at least %ld "
+                "planes of %zu bytes (%zu bytes); give more device memory "
+                "(AN5D_DEVICE_MEMORY); the arrays were not changed\n",
+                budget, need, plane_bytes, 2 * need * plane_bytes);
+        exit(1);
       }
-      fprintf(stderr,
-              "an5d: out-of-core: the device budget of %zu bytes is too "
-              "small: its window must hold both time planes of at least %ld "
-              "planes of %zu bytes (%zu bytes); give more device memory "
-              "(AN5D_DEVICE_MEMORY); the arrays were not changed\n",
-              budget, need, plane_bytes, 2 * need * plane_bytes);
-      exit(1);
     }
-    if (cudaMalloc((void **)&device, 2 * (size_t)plan.window * plane_bytes) == cudaSuccess)
+    if (cudaMalloc((void **)&device, 2 * (size_t)plan.window * plane_bytes) == cudaSuccess) {
+      if (one_step) {
+        g = single;
+        bt = 1;
+      }
       break;
+    }
     cudaGetLastError();
   }
   int pinned[2];

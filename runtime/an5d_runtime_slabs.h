@@ -171,6 +171,23 @@ void an5d_slab_interior_copy(an5d_slab<T> *o, long at, long count, long cells,
   }
 }
 
+// an5d_slab_interior_copy of the interior planes (first .. last) among the
+// halo planes on one side of the planes the kernels run on: before
+// run_first (side 0) or after run_last (side 1).
+template <typename T>
+void an5d_slab_interior_edge(an5d_slab<T> *o, int side, long first, long last,
+                             long cells, an5d_plane_box box, int q) {
+  if (side == 0) {
+    const long lo = o->load_first > first ? o->load_first : first;
+    an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo, cells,
+                            box, q);
+  } else {
+    const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
+    an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
+                            hi - (o->load_first + o->run_last), cells, box, q);
+  }
+}
+
 // Lets kernels on device a use device b's memory where the two can (the
 // halo copies then go peer to peer instead of through the host).
 inline void an5d_enable_peer(int a, int b) {
@@ -429,21 +446,14 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     if (s > 0) {
       an5d_slab_pull(&slab[s - 1], o, o->load_first,
                      o->valid_first - o->load_first, cells, q);
-      if (out) { // the interior planes before run_first
-        const long lo = o->load_first > first ? o->load_first : first;
-        an5d_slab_interior_copy(o, lo, o->load_first + o->run_first - lo,
-                                cells, box, q);
-      }
+      if (out) // the interior planes before run_first
+        an5d_slab_interior_edge(o, 0, first, last, cells, box, q);
     }
     if (s + 1 < count) {
       an5d_slab_pull(&slab[s + 1], o, o->valid_end,
                      o->load_end - o->valid_end, cells, q);
-      if (out) { // the interior planes after run_last
-        const long hi = o->load_end - 1 < last ? o->load_end - 1 : last;
-        an5d_slab_interior_copy(o, o->load_first + o->run_last + 1,
-                                hi - (o->load_first + o->run_last), cells,
-                                box, q);
-      }
+      if (out) // the interior planes after run_last
+        an5d_slab_interior_edge(o, 1, first, last, cells, box, q);
     }
     an5d_slab_clock(o, AN5D_CLOCK_COPIES_END, round, o->halos);
     AN5D_CHECK(cudaEventRecord(o->received, o->halos));

@@ -92,7 +92,7 @@ struct ModelOps {
       // Without a guard the launch reads below First as boundary.
       EXPECT_TRUE(First + Base == G->first || D * G->lo == 0 || G->stream_block == 0);
     }
-    // The base: window plane of grid plane P is P - base; First is a window plane.
+    // Window plane R holds grid plane R + Base.
     std::vector<std::pair<long, long>> Out(Cell[In ^ 1]);
     for (long R = From; R <= Last; ++R) {
       ASSERT_GE(R, 0);
@@ -117,7 +117,6 @@ struct ModelOps {
     Cell[In ^ 1] = Out;
   }
   void store(long From, long To, long Base) {
-    const long Count = Launches; (void)Count;
     for (long P = From; P <= To; ++P)
       for (int Q = 0; Q < 2; ++Q)
         Host[Q][P] = Cell[Q][P - Base].first == P ? Cell[Q][P - Base].second : -1;
@@ -163,8 +162,9 @@ TEST(OutOfCoreTest, WindowWalksAreExact) {
                 Relocating += Plan.relocations > 0;
                 for (long P = First; P <= Last; ++P) {
                   ASSERT_EQ(Ops.Host[Count & 1][P], Count) << "plane " << P;
-                  if (Count > 1)
+                  if (Count > 1) {
                     ASSERT_EQ(Ops.Host[(Count & 1) ^ 1][P], Count - 1) << "plane " << P;
+                  }
                 }
               }
   EXPECT_GT(Walks, 500);
