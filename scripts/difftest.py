@@ -590,6 +590,10 @@ def plan(args, index):
         fl = draw_flags(rng, p, f)
         if fl not in sets:
             sets.append(fl)
+    # The defaults last: a program whose drawn sets are all refused for
+    # their values (a reach too wide for the blocks drawn) is still run.
+    if [] not in sets:
+        sets.append([])
     runs = draw_runs(rng, p, args.runs, args.max2d, args.max3d, args.max_steps)
     if (getattr(args, "slabs", False) or getattr(args, "mpi", False)) and not p["fixed"]:
         # Two more runs deep along the streaming dimension and long enough
