@@ -378,7 +378,8 @@ def simpler_programs(p):
             q["terms"][n] = {"kind": "mul", "sign": t["sign"], "c": 0.5,
                              "reads": [t["reads"][0]], "w": 0.5}
             out.append(q)
-    for key, plain in (("factor", None), ("scalars", []), ("decl", "ptr-param"),
+    plain_decl = "array-param" if p["form"] == "turns" else "ptr-param"
+    for key, plain in (("form", "plane"), ("factor", None), ("scalars", []), ("decl", plain_decl),
                        ("outer_iters", False), ("t_start", 0), ("parity", "mod"),
                        ("typedef", False), ("f_forms", False),
                        ("array", "A"), ("iters", ["t", "i", "j", "k"][:p["dims"] + 1]),
@@ -392,6 +393,8 @@ def simpler_programs(p):
             if key == "decl" and p["fixed"]:
                 q["fixed"] = None
                 q["planes"] = 2
+            if key == "form":
+                q["decl"] = "ptr-param" if q["fixed"] is None else "fixed-param"
             out.append(q)
     plain = ["t", "i", "j", "k"][:p["dims"] + 1]
     for d, name in enumerate(p["iters"]):
@@ -580,7 +583,11 @@ def plan(args, index):
     # One 2D program in five becomes 1D (its own stream: the others are
     # drawn as before 1D stencils were accepted).
     one_d = random.Random("%d:%d:1d" % (args.seed, index)).random() < 0.2
-    p = gen.generate(rng, args.max2d, args.max3d, one_d)
+    # The form of the double buffer, and its own choices, from a stream of
+    # their own: the program's other draws stay those of a plane program.
+    frng = random.Random("%d:%d:form" % (args.seed, index))
+    form = gen.pick_weighted(frng, gen.FORMS)
+    p = gen.generate(rng, args.max2d, args.max3d, one_d, form, frng)
     f = gen.facts(p)
     if getattr(args, "bitwise", False):
         # --opt=assoc reassociates sums written out of row order.
@@ -675,6 +682,9 @@ def main():
                          "(mpirun, OpenMPI), every rank's output compared")
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--form", action="append", choices=[f for f, _ in gen.FORMS],
+                    help="only the programs drawn in this form of the double buffer "
+                         "(repeatable; default all)")
     args = ap.parse_args()
     if args.smoke:
         count, args.seed = SMOKE_COUNT, SMOKE_SEED if args.seed is None else args.seed
@@ -683,6 +693,8 @@ def main():
     if args.seed is None:
         args.seed = 1
     indices = args.only or list(range(args.first, args.first + count))
+    if args.form:
+        indices = [i for i in indices if plan(args, i)[0]["form"] in args.form]
     if args.print:
         for i in indices:
             p, sets, runs = plan(args, i)

@@ -15,6 +15,7 @@ casts), whose results would otherwise flip on a last-bit difference.
 """
 import copy
 import math
+import random
 
 SIZE_NAMES = ["n", "m", "l"]
 # Iterator, scalar and array names: plain ones, and (CLASH_*, drawn for a
@@ -33,6 +34,14 @@ CLASH_SCALARS = ["step", "full", "in", "value", "halo", "smem", "source",
                  "tiles", "row", "edge", "lane", "zeros", "pos", "plane",
                  "in_plane", "degree", "c", "scratch", "trial", "t_first"]
 ARRAY_POOL = ["A", "u", "field", "B"]
+# The other array of two in turn, the other pointer of a swap, the swap's
+# temporary.
+SECOND_POOL = ["Bn", "v", "nxt", "out2"]
+TMP_POOL = ["tmp", "swp", "hold"]
+# How the double buffer is kept (difftest.py draws one per program, with
+# these weights): a plane dimension, two arrays in turn, a pointer swap of
+# pointers to rows, a pointer swap of flat pointers.
+FORMS = [("plane", 0.6), ("turns", 0.15), ("swap", 0.15), ("swap-flat", 0.1)]
 CLASH_ARRAYS = ["grid_a", "out_next", "sm"]
 CLASH_RATE = 0.15
 DECLS = ["ptr-param", "array-param", "restrict-param", "main-vla",
@@ -167,10 +176,13 @@ def term_weight(t):
     return t["w"]
 
 
-def generate(rng, max2d=40, max3d=12, one_d=False):
+def generate(rng, max2d=40, max3d=12, one_d=False, form="plane", frng=None):
     """One random valid program (a dict); one_d turns a 2D draw into a 1D
     program (decided outside rng, so that the other programs stay as they
-    were drawn before 1D stencils were accepted)."""
+    were drawn before 1D stencils were accepted). form (FORMS) keeps the
+    double buffer as one array with a plane dimension ("plane"), two arrays
+    in turn or a pointer swap; its own choices come from frng, so that a
+    program's draws from rng do not depend on its form."""
     dims = rng.choice([2, 2, 3])
     if one_d and dims == 2:
         dims = 1
@@ -271,7 +283,41 @@ def generate(rng, max2d=40, max3d=12, one_d=False):
     p["terms"] = terms
     p["suffix_f"] = rng.random() < (0.8 if p["elem"] == "float" else 0.2)
     p["f_forms"] = p["elem"] == "float" and rng.random() < 0.3
+    set_form(p, form, frng or random.Random(0))
     return p
+
+
+def set_form(p, form, frng):
+    """How the program keeps its two planes: one array with a plane index,
+    two arrays computed from each other in turn (PolyBench's jacobi-2d), or
+    a pointer swap through pointers to rows or flat pointers."""
+    p["form"] = form
+    if form == "plane":
+        return
+    p["planes"] = 2
+    if form == "turns":
+        # Both arrays need every extent declared: no pointer to rows.
+        if p["decl"] in ("ptr-param", "restrict-param", "main-vla"):
+            p["decl"] = "array-param"
+    else:
+        # The pointers are set up in run() from the harness's two buffers.
+        p["decl"] = "fixed-param" if p["fixed"] else "ptr-param"
+        if p["dims"] == 1:
+            p["form"] = form = "swap-flat"
+    used = set(p["iters"]) | {s["name"] for s in p["scalars"]} | {p["array"]}
+    p["array2"] = frng.choice([a for a in SECOND_POOL if a not in used])
+    used.add(p["array2"])
+    p["tmp"] = frng.choice([a for a in TMP_POOL if a not in used])
+    p["tmp_outside"] = frng.random() < 0.3
+    p["flat_spelling"] = frng.choice([0, 0, 1])
+    if p["form"] == "swap-flat" and p["fixed"]:
+        # A constant row length splits an index's constant to the nearest
+        # cell: offsets need |o| < extent / 2 to read as written.
+        reach = [max([0] + [abs(o[d]) for t in p["terms"] for o in t["reads"]])
+                 for d in range(p["dims"])]
+        p["fixed"] = [v if d == 0 else max(v, 2 * reach[d] + 1)
+                      for d, v in enumerate(p["fixed"])]
+    p["mark_pointers"] = frng.random() < 0.5
 
 
 def facts(p):
@@ -300,7 +346,9 @@ def steps_bound(p):
     """The largest step count that keeps an exact program exact."""
     if not p["exact"]:
         return None
-    return 6 if p["elem"] == "float" else 14
+    bound = 6 if p["elem"] == "float" else 14
+    # Two arrays in turn: each iteration of the loop is two steps.
+    return bound // 2 if p["form"] == "turns" else bound
 
 
 # --- Printing ----------------------------------------------------------------
@@ -325,7 +373,37 @@ def fname(p, call):
     return " ".join(out).replace(" ( ", "(").replace("( ", "(")
 
 
-def read_text(p, o):
+def offset_text(var, v):
+    return var if v == 0 else "%s %s %d" % (var, "+" if v > 0 else "-", abs(v))
+
+
+def flat_index(p, o):
+    """A flat pointer's index of offset o: rows of the extents after the
+    first, '(i + a) * m + j + b' (or 'm * (i + a) + j + b')."""
+    it = p["iters"][1:]
+    text = offset_text(it[0], o[0])
+    for d in range(1, p["dims"]):
+        e = extent(p, d)
+        inner = "(%s)" % text if ("+" in text or "-" in text) else text
+        if p["flat_spelling"] == 0:
+            text = "%s * %s + %s" % (inner, e, offset_text(it[d], o[d]))
+        else:
+            text = "%s * %s + %s" % (e, inner, offset_text(it[d], o[d]))
+    return text
+
+
+def cell_text(p, name, o):
+    """The cell at offset o of array or pointer name (no plane index)."""
+    if p["form"] == "swap-flat":
+        return "%s[%s]" % (name, flat_index(p, o))
+    return name + "".join("[%s]" % offset_text(p["iters"][d + 1], v) for d, v in enumerate(o))
+
+
+def read_text(p, o, src=None):
+    """A read of offset o: of the plane array's read plane, or of src (the
+    array or pointer a statement of another form reads)."""
+    if src is not None:
+        return cell_text(p, src, o)
     it = p["iters"]
     t = it[0]
     plane = {"mod": "%s %% 2" % t, "and": "%s & 1" % t,
@@ -349,10 +427,10 @@ def coef_text(p, t, scale):
     return lit(p, t["c"] * scale)
 
 
-def term_text(p, t, scale):
+def term_text(p, t, scale, src=None):
     """A term (without its sign); coefficients multiplied by scale, which
-    undoes the outer factor."""
-    r = [read_text(p, o) for o in t["reads"]]
+    undoes the outer factor; reads of src where given."""
+    r = [read_text(p, o, src) for o in t["reads"]]
     k = t["kind"]
     if k == "const":
         return lit(p, t["c"] * scale)
@@ -378,14 +456,14 @@ def hash_order(t):
     return sum(sum(o) for o in t["reads"]) % 2 == 0
 
 
-def update_text(p):
+def update_text(p, src=None):
     scale = 1
     f = p["factor"]
     if f:
         scale = f[1] if f[0] == "/" else 1 / f[1]
     parts = []
     for n, t in enumerate(p["terms"]):
-        text = term_text(p, t, scale)
+        text = term_text(p, t, scale, src)
         if n == 0:
             parts.append(("-" if t["sign"] == "-" else "") + text)
         else:
@@ -412,39 +490,69 @@ def loop_head(p, level, lo, hi_text):
     return "for (%s%s = %s; %s; %s)" % (decl, var, lo, test, step)
 
 
+def nest_lines(p, depth, lhs, rhs):
+    """The spatial loops at depth (levels of indentation) around lhs = rhs."""
+    lines = []
+    for d in range(p["dims"]):
+        hi = p["hi"][d]
+        e = extent(p, d)
+        lines.append("  " * (depth + d) + loop_head(p, d + 1, str(p["lo"][d]),
+                                                     e if hi == 0 else "%s - %d" % (e, hi)))
+    lines.append("  " * (depth + p["dims"]) + "%s = %s;" % (lhs, rhs))
+    return lines
+
+
+def pointer_type(p, name):
+    """The declarator of a swapped pointer: to rows, or flat."""
+    elem = "real" if p["typedef"] else p["elem"]
+    if p["form"] == "swap-flat":
+        return "%s *%s" % (elem, name)
+    return "%s (*%s)%s" % (elem, name, "".join("[%s]" % extent(p, d)
+                                                for d in range(1, p["dims"])))
+
+
 def scop_text(p, indent):
     it = p["iters"]
     lines = []
     start = {"param": "t0"}.get(p["t_start"], str(p["t_start"]))
     end = "T" if p["t_start"] == 0 else "%s + T" % start
     lines.append(loop_head(p, 0, start, end))
-    for d in range(p["dims"]):
-        hi = p["hi"][d]
-        e = extent(p, d)
-        lines.append("  " * (d + 1) + loop_head(p, d + 1, str(p["lo"][d]),
-                                                 e if hi == 0 else "%s - %d" % (e, hi)))
-    lhs = "%s[%s]%s" % (p["array"], write_plane(p), "".join("[%s]" % v for v in it[1:]))
-    lines.append("  " * (p["dims"] + 1) + "%s = %s;" % (lhs, update_text(p)))
+    own = [0] * p["dims"]
+    if p["form"] == "plane":
+        lhs = "%s[%s]%s" % (p["array"], write_plane(p), "".join("[%s]" % v for v in it[1:]))
+        lines += nest_lines(p, 1, lhs, update_text(p))
+    elif p["form"] == "turns":
+        a, b = p["array"], p["array2"]
+        lines[-1] += " {"
+        lines += nest_lines(p, 1, cell_text(p, b, own), update_text(p, a))
+        lines += nest_lines(p, 1, cell_text(p, a, own), update_text(p, b))
+        lines.append("}")
+    else:
+        src, dst, tmp = p["array"], p["array2"], p["tmp"]
+        lines[-1] += " {"
+        lines += nest_lines(p, 1, cell_text(p, dst, own), update_text(p, src))
+        lines.append("  %s = %s;" % (tmp if p["tmp_outside"] else pointer_type(p, tmp), src))
+        lines.append("  %s = %s;" % (src, dst))
+        lines.append("  %s = %s;" % (dst, tmp))
+        lines.append("}")
     pad = " " * indent
     return "#pragma scop\n" + "".join(pad + l + "\n" for l in lines) + "#pragma endscop\n"
 
 
-def render(p):
-    """The C program: usage PROG [sizes] [t0] T OUT; writes both planes."""
-    dims = p["dims"]
-    elem = "real" if p["typedef"] else p["elem"]
-    fixed = p["fixed"]
+def prelude(p):
+    """The program's first lines: includes, types, sizes, scalars."""
     L = []
-    L.append("/* difftest program: %dD %s, %s, shape %s%s. */" % (
-        dims, p["elem"], p["decl"], p["shape"], ", exact" if p["exact"] else ""))
+    form = "" if p["form"] == "plane" else ", " + p["form"]
+    L.append("/* difftest program: %dD %s, %s, shape %s%s%s. */" % (
+        p["dims"], p["elem"], p["decl"], p["shape"], form, ", exact" if p["exact"] else ""))
     L += ["#include <stdio.h>", "#include <stdlib.h>", "#include <math.h>", "",
           '#pragma GCC diagnostic ignored "-Wunknown-pragmas"', ""]
     if p["typedef"]:
         L += ["#ifdef USE_DOUBLE", "typedef double real;", "#else",
               "typedef float real;", "#endif", ""]
-    if fixed:
-        for d in range(dims):
-            L.append("#define %s %d" % ("NMLK"[d], fixed[d]))
+    if p["fixed"]:
+        for d in range(p["dims"]):
+            L.append("#define %s %d" % ("NMLK"[d], p["fixed"][d]))
     for s in p["scalars"]:
         v = s["value"]
         if s["home"] == "macro":
@@ -453,6 +561,142 @@ def render(p):
             L.append("%s%s %s = %s;" % ("static const " if s["home"] == "const-global" else "",
                                        s["type"], s["name"],
                                        v if s["type"] == "int" else repr(float(v))))
+    return L
+
+
+def main_head(p):
+    """main's first lines: the arguments (sizes, t0, T, the output file)
+    and the cell count."""
+    dims, fixed = p["dims"], p["fixed"]
+    t0 = p["t_start"] == "param"
+    nargs = (0 if fixed else dims) + (1 if t0 else 0) + 2
+    L = ["int main(int argc, char **argv)", "{",
+         "  if (argc != %d) {" % (nargs + 1),
+         '    fprintf(stderr, "usage: %%s%s%s T OUT\\n", argv[0]);' % (
+             "" if fixed else " " + " ".join(SIZE_NAMES[:dims]), " t0" if t0 else ""),
+         "    return 2;", "  }"]
+    a = 1
+    if not fixed:
+        for d in range(dims):
+            L.append("  int %s = atoi(argv[%d]);" % (SIZE_NAMES[d], a))
+            a += 1
+    if t0:
+        L.append("  int t0 = atoi(argv[%d]);" % a)
+        a += 1
+    L.append("  int T = atoi(argv[%d]);" % a)
+    L.append("  const char *out = argv[%d];" % (a + 1))
+    L.append("  long cells = %s;" % " * ".join("(long)%s" % extent(p, d) for d in range(dims)))
+    return L
+
+
+def render_two(p):
+    """The program of two arrays in turn or a pointer swap: the harness's
+    planes are two buffers, buf0 (read first) and buf1, written in that
+    order."""
+    dims, fixed = p["dims"], p["fixed"]
+    elem = "real" if p["typedef"] else p["elem"]
+    a, b = p["array"], p["array2"]
+    ext = "".join("[%s]" % extent(p, d) for d in range(dims))
+    L = prelude(p)
+    turns = p["form"] == "turns"
+    if turns and p["decl"] == "fixed-global":
+        L.append("static %s %s%s, %s%s;" % (elem, a, ext, b, ext))
+    L.append("")
+    pre, post = [], []
+    if not turns:
+        # The swapped pointers start at the harness's two buffers.
+        cast = "(%s)" % pointer_type(p, "").replace(" *", " *", 1)
+        pre.append("%s = %sharness_a, %s = %sharness_b;" % (
+            pointer_type(p, a), cast, pointer_type(p, b)[len(elem) + 1:], cast))
+        if p["tmp_outside"]:
+            pre.append("%s = %s;" % (pointer_type(p, p["tmp"]), a))
+    if p["outer_iters"]:
+        pre.append("int %s;" % ", ".join("%s = -7" % v for v in p["iters"]))
+    for s in p["scalars"]:
+        if s["home"] == "const-local":
+            pre.append("const %s %s = %s;" % (s["type"], s["name"],
+                                             s["value"] if s["type"] == "int" else repr(float(s["value"]))))
+    first = [0] * dims
+    if p["form"] == "swap-flat":
+        last_cell = "%s[%s - 1]" % ("%s", " * ".join(extent(p, d) for d in range(dims)))
+        corner = lambda name: "%s[0]" % name
+        lastc = lambda name: last_cell % name
+    else:
+        corner = lambda name: name + "[0]" * dims
+        lastc = lambda name: name + "".join("[%s - 1]" % extent(p, d) for d in range(dims))
+    if p["outer_iters"]:
+        it = p["iters"]
+        post.append("%s = (%s)%s;" % (corner(a), elem, it[0]))
+        post.append("%s = (%s)%s;" % (lastc(b), elem, it[1]))
+        post.append("%s = (%s)%s;" % (lastc(a), elem, it[-1]))
+    if not turns and p["mark_pointers"]:
+        # Where each pointer points after the region: C's answer.
+        post.append("%s = %s + (%s)100;" % (corner(a), corner(a), elem))
+        post.append("%s = %s - (%s)50;" % (lastc(b), lastc(b), elem))
+    params = [s for s in p["scalars"] if s["home"] == "param"]
+    t0 = ["int t0"] if p["t_start"] == "param" else []
+    sizes = [] if fixed else ["int %s" % SIZE_NAMES[d] for d in range(dims)]
+    in_main = p["decl"] == "fixed-local"
+    if not in_main:
+        plist = ["int T"] + t0 + sizes + ["%s %s" % (s["type"], s["name"]) for s in params]
+        if not turns:
+            plist += ["void *harness_a", "void *harness_b"]
+        elif p["decl"] != "fixed-global":
+            plist += ["%s %s%s" % (elem, a, ext), "%s %s%s" % (elem, b, ext)]
+        L.append("static void run(%s)" % ", ".join(plist))
+        L.append("{")
+        L += ["  " + x for x in pre]
+        L.append(scop_text(p, 2).rstrip("\n"))
+        L += ["  " + x for x in post]
+        L.append("}")
+        L.append("")
+    L += main_head(p)
+    zero = "[0]" * dims
+    if in_main:
+        L.append("  static %s %s%s, %s%s;" % (elem, a, ext, b, ext))
+    if turns and p["decl"] in ("fixed-local", "fixed-global"):
+        L.append("  %s *buf0 = &%s%s, *buf1 = &%s%s;" % (elem, a, zero, b, zero))
+    else:
+        L.append("  %s *buf = (%s *)malloc(sizeof(%s) * 2 * cells);" % (elem, elem, elem))
+        L.append("  if (buf == NULL)")
+        L.append("    return 1;")
+        L.append("  %s *buf0 = buf, *buf1 = buf + cells;" % elem)
+    L.append("  for (long harness_cell = 0; harness_cell < 2 * cells; harness_cell++) {")
+    L.append("    %s v = (%s)(harness_cell < cells ? ((harness_cell * 7 + 3) %% 17) / 16.0 + 0.25"
+             " : ((harness_cell * 5 + 1) %% 11) / 16.0 - 0.25);" % (elem, elem))
+    L.append("    if (harness_cell < cells)")
+    L.append("      buf0[harness_cell] = v;")
+    L.append("    else")
+    L.append("      buf1[harness_cell - cells] = v;")
+    L.append("  }")
+    if in_main:
+        L += ["  " + x for x in pre]
+        L.append(scop_text(p, 2).rstrip("\n"))
+        L += ["  " + x for x in post]
+    else:
+        args = ["T"] + (["t0"] if t0 else []) + [SIZE_NAMES[d] for d in range(dims)] * (not fixed)
+        for s in params:
+            args.append(str(s["value"]) if s["type"] == "int" else repr(float(s["value"])))
+        if p["decl"] != "fixed-global":
+            args += ["(void *)buf0", "(void *)buf1"]
+        L.append("  run(%s);" % ", ".join(args))
+    L.append("  FILE *f = fopen(out, \"wb\");")
+    L.append("  if (f == NULL || fwrite(buf0, sizeof(%s), cells, f) != (size_t)cells ||" % elem)
+    L.append("      fwrite(buf1, sizeof(%s), cells, f) != (size_t)cells || fclose(f) != 0)" % elem)
+    L.append("    return 1;")
+    L.append("  return 0;")
+    L.append("}")
+    return "\n".join(L) + "\n"
+
+
+def render(p):
+    """The C program: usage PROG [sizes] [t0] T OUT; writes both planes."""
+    if p["form"] != "plane":
+        return render_two(p)
+    dims = p["dims"]
+    elem = "real" if p["typedef"] else p["elem"]
+    fixed = p["fixed"]
+    L = prelude(p)
     ext = "".join("[%s]" % extent(p, d) for d in range(dims))
     planes = str(p["planes"])
     if p["decl"] == "fixed-global":
