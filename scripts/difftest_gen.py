@@ -589,6 +589,27 @@ def main_head(p):
     return L
 
 
+def run_function(p, arrays, pre, post):
+    """run(T, [t0], sizes, scalar parameters, arrays): pre, the scop, post."""
+    plist = ["int T"] + (["int t0"] if p["t_start"] == "param" else []) + \
+        ([] if p["fixed"] else ["int %s" % SIZE_NAMES[d] for d in range(p["dims"])]) + \
+        ["%s %s" % (s["type"], s["name"]) for s in p["scalars"] if s["home"] == "param"]
+    return ["static void run(%s)" % ", ".join(plist + arrays), "{"] + \
+        ["  " + x for x in pre] + [scop_text(p, 2).rstrip("\n")] + \
+        ["  " + x for x in post] + ["}", ""]
+
+
+def run_args(p, buffers):
+    """main's call of run(): T, t0, the sizes, the scalar parameters' values
+    and (unless the arrays are global) the buffers."""
+    args = ["T"] + (["t0"] if p["t_start"] == "param" else []) + \
+        [SIZE_NAMES[d] for d in range(p["dims"])] * (not p["fixed"])
+    for s in p["scalars"]:
+        if s["home"] == "param":
+            args.append(str(s["value"]) if s["type"] == "int" else repr(float(s["value"])))
+    return args + (buffers if p["decl"] != "fixed-global" else [])
+
+
 def render_two(p):
     """The program of two arrays in turn or a pointer swap: the harness's
     planes are two buffers, buf0 (read first) and buf1, written in that
@@ -633,23 +654,15 @@ def render_two(p):
         # Where each pointer points after the region: C's answer.
         post.append("%s = %s + (%s)100;" % (corner(a), corner(a), elem))
         post.append("%s = %s - (%s)50;" % (lastc(b), lastc(b), elem))
-    params = [s for s in p["scalars"] if s["home"] == "param"]
-    t0 = ["int t0"] if p["t_start"] == "param" else []
-    sizes = [] if fixed else ["int %s" % SIZE_NAMES[d] for d in range(dims)]
     in_main = p["decl"] == "fixed-local"
     if not in_main:
-        plist = ["int T"] + t0 + sizes + ["%s %s" % (s["type"], s["name"]) for s in params]
         if not turns:
-            plist += ["void *harness_a", "void *harness_b"]
+            arrays = ["void *harness_a", "void *harness_b"]
         elif p["decl"] != "fixed-global":
-            plist += ["%s %s%s" % (elem, a, ext), "%s %s%s" % (elem, b, ext)]
-        L.append("static void run(%s)" % ", ".join(plist))
-        L.append("{")
-        L += ["  " + x for x in pre]
-        L.append(scop_text(p, 2).rstrip("\n"))
-        L += ["  " + x for x in post]
-        L.append("}")
-        L.append("")
+            arrays = ["%s %s%s" % (elem, a, ext), "%s %s%s" % (elem, b, ext)]
+        else:
+            arrays = []
+        L += run_function(p, arrays, pre, post)
     L += main_head(p)
     zero = "[0]" * dims
     if in_main:
@@ -674,12 +687,7 @@ def render_two(p):
         L.append(scop_text(p, 2).rstrip("\n"))
         L += ["  " + x for x in post]
     else:
-        args = ["T"] + (["t0"] if t0 else []) + [SIZE_NAMES[d] for d in range(dims)] * (not fixed)
-        for s in params:
-            args.append(str(s["value"]) if s["type"] == "int" else repr(float(s["value"])))
-        if p["decl"] != "fixed-global":
-            args += ["(void *)buf0", "(void *)buf1"]
-        L.append("  run(%s);" % ", ".join(args))
+        L.append("  run(%s);" % ", ".join(run_args(p, ["(void *)buf0", "(void *)buf1"])))
     L.append("  FILE *f = fopen(out, \"wb\");")
     L.append("  if (f == NULL || fwrite(buf0, sizeof(%s), cells, f) != (size_t)cells ||" % elem)
     L.append("      fwrite(buf1, sizeof(%s), cells, f) != (size_t)cells || fclose(f) != 0)" % elem)
@@ -716,9 +724,6 @@ def render(p):
         if s["home"] == "const-local":
             pre.append("const %s %s = %s;" % (s["type"], s["name"],
                                              s["value"] if s["type"] == "int" else repr(float(s["value"]))))
-    params = [s for s in p["scalars"] if s["home"] == "param"]
-    t0 = ["int t0"] if p["t_start"] == "param" else []
-    sizes = [] if fixed else ["int %s" % SIZE_NAMES[d] for d in range(dims)]
     in_main = p["decl"] in ("main-vla", "fixed-local")
     if not in_main:
         rest = ext
@@ -727,37 +732,9 @@ def render(p):
                "array-param": "%s %s[2]%s" % (elem, p["array"], ext),
                "fixed-param": "%s %s[2]%s" % (elem, p["array"], ext),
                "fixed-global": None}[p["decl"]]
-        plist = ["int T"] + t0 + sizes + ["%s %s" % (s["type"], s["name"]) for s in params]
-        if arr:
-            plist.append(arr)
-        L.append("static void run(%s)" % ", ".join(plist))
-        L.append("{")
-        L += ["  " + x for x in pre]
-        L.append(scop_text(p, 2).rstrip("\n"))
-        L += ["  " + x for x in post]
-        L.append("}")
-        L.append("")
+        L += run_function(p, [arr] if arr else [], pre, post)
     # main: arguments, initial values, the run, the file.
-    nargs = (0 if fixed else dims) + (1 if t0 else 0) + 2
-    L.append("int main(int argc, char **argv)")
-    L.append("{")
-    L.append("  if (argc != %d) {" % (nargs + 1))
-    L.append('    fprintf(stderr, "usage: %%s%s%s T OUT\\n", argv[0]);' % (
-        "" if fixed else " " + " ".join(SIZE_NAMES[:dims]), " t0" if t0 else ""))
-    L.append("    return 2;")
-    L.append("  }")
-    a = 1
-    if not fixed:
-        for d in range(dims):
-            L.append("  int %s = atoi(argv[%d]);" % (SIZE_NAMES[d], a))
-            a += 1
-    if t0:
-        L.append("  int t0 = atoi(argv[%d]);" % a)
-        a += 1
-    L.append("  int T = atoi(argv[%d]);" % a)
-    L.append("  const char *out = argv[%d];" % (a + 1))
-    cells = " * ".join("(long)%s" % extent(p, d) for d in range(dims))
-    L.append("  long cells = %s;" % cells)
+    L += main_head(p)
     if p["decl"] in ("fixed-local",):
         L.append("  static %s %s[2]%s;" % (elem, p["array"], ext))
         L.append("  %s *buf = &%s[0]%s;" % (elem, p["array"], "[0]" * dims))
@@ -778,12 +755,7 @@ def render(p):
         L.append(scop_text(p, 2).rstrip("\n"))
         L += ["  " + x for x in post]
     else:
-        args = ["T"] + (["t0"] if t0 else []) + [SIZE_NAMES[d] for d in range(dims)] * (not fixed)
-        for s in params:
-            args.append(str(s["value"]) if s["type"] == "int" else repr(float(s["value"])))
-        if p["decl"] != "fixed-global":
-            args.append("(void *)buf")
-        L.append("  run(%s);" % ", ".join(args))
+        L.append("  run(%s);" % ", ".join(run_args(p, ["(void *)buf"])))
     L.append("  FILE *f = fopen(out, \"wb\");")
     L.append("  if (f == NULL || fwrite(buf, sizeof(%s), %s * cells, f) != (size_t)(%s * cells)"
              " || fclose(f) != 0)" % (elem, planes, planes))
