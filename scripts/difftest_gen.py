@@ -12,10 +12,18 @@ divided by 1.5) add up to at most 1, so no cell ever leaves [-1.5, 1.5].
 so that every value is exact whatever the summation order; only they use
 the discontinuous calls (floor, ceil, round, trunc, fmod, copysign, int
 casts), whose results would otherwise flip on a last-bit difference.
+The double buffer is one array with a plane index, two arrays in turn
+(some of them in PolyBench's macros, with test/Inputs/polybench's header)
+or a pointer swap.
 """
 import copy
 import math
+import os
 import random
+
+# The stand-in polybench.h the PolyBench-style programs include (-I).
+POLYBENCH_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                             "test", "Inputs", "polybench")
 
 SIZE_NAMES = ["n", "m", "l"]
 # Iterator, scalar and array names: plain ones, and (CLASH_*, drawn for a
@@ -318,6 +326,11 @@ def set_form(p, form, frng):
         p["fixed"] = [v if d == 0 else max(v, 2 * reach[d] + 1)
                       for d, v in enumerate(p["fixed"])]
     p["mark_pointers"] = frng.random() < 0.5
+    # Two arrays in turn as PolyBench writes them: POLYBENCH_nD array
+    # parameters, _PB_ bounds, SCALAR_VAL literals, DATA_TYPE.
+    p["polybench"] = form == "turns" and frng.random() < 0.4
+    if p["polybench"]:
+        p["decl"] = "fixed-param" if p["fixed"] else "array-param"
 
 
 def facts(p):
@@ -360,6 +373,8 @@ def lit(p, v):
     text = "%.12g" % v  # exact for the dyadic coefficients
     if not any(ch in text for ch in ".e"):
         text += ".0"
+    if p.get("polybench"):
+        return "SCALAR_VAL(%s)" % text  # x##f where the program writes f
     return text + ("f" if p["suffix_f"] else "")
 
 
@@ -480,6 +495,33 @@ def extent(p, d):
     return ("NMLK"[d]) if p["fixed"] else SIZE_NAMES[d]
 
 
+def bound(p, d):
+    """A loop's extent as the loop spells it: PolyBench's _PB_N."""
+    return "_PB_" + "NMLK"[d] if p.get("polybench") else extent(p, d)
+
+
+def polybench_lines(p):
+    """PolyBench's macros before and after its header: run-time sizes
+    (POLYBENCH_USE_C99_PROTO, POLYBENCH_USE_SCALAR_LB) unless fixed, the
+    element type, the literal macro and the loop bounds."""
+    L = [] if p["fixed"] else ["#define POLYBENCH_USE_C99_PROTO", "#define POLYBENCH_USE_SCALAR_LB"]
+    L.append("#include <polybench.h>")
+    L.append("#define DATA_TYPE %s" % ("real" if p["typedef"] else p["elem"]))
+    L.append("#define SCALAR_VAL(x) x##f" if p["suffix_f"] else "#define SCALAR_VAL(x) x")
+    for d in range(p["dims"]):
+        L.append("#define _PB_%s POLYBENCH_LOOP_BOUND(%s, %s)" % ("NMLK"[d], "NMLK"[d],
+                                                                 SIZE_NAMES[d]))
+    return L
+
+
+def polybench_param(p, name):
+    """An array parameter in PolyBench's form: DATA_TYPE POLYBENCH_2D(A, N, M, n, m)."""
+    dims = p["dims"]
+    return "DATA_TYPE POLYBENCH_%dD(%s, %s, %s)" % (
+        dims, name, ", ".join("NMLK"[d] for d in range(dims)),
+        ", ".join(SIZE_NAMES[:dims]))
+
+
 def loop_head(p, level, lo, hi_text):
     var = p["iters"][level]
     cond, inc = p["heads"][level]
@@ -495,7 +537,7 @@ def nest_lines(p, depth, lhs, rhs):
     lines = []
     for d in range(p["dims"]):
         hi = p["hi"][d]
-        e = extent(p, d)
+        e = bound(p, d)
         lines.append("  " * (depth + d) + loop_head(p, d + 1, str(p["lo"][d]),
                                                      e if hi == 0 else "%s - %d" % (e, hi)))
     lines.append("  " * (depth + p["dims"]) + "%s = %s;" % (lhs, rhs))
@@ -542,7 +584,8 @@ def scop_text(p, indent):
 def prelude(p):
     """The program's first lines: includes, types, sizes, scalars."""
     L = []
-    form = "" if p["form"] == "plane" else ", " + p["form"]
+    form = "" if p["form"] == "plane" else ", " + p["form"] + \
+        (" (PolyBench)" if p.get("polybench") else "")
     L.append("/* difftest program: %dD %s, %s, shape %s%s%s. */" % (
         p["dims"], p["elem"], p["decl"], p["shape"], form, ", exact" if p["exact"] else ""))
     L += ["#include <stdio.h>", "#include <stdlib.h>", "#include <math.h>", "",
@@ -553,6 +596,8 @@ def prelude(p):
     if p["fixed"]:
         for d in range(p["dims"]):
             L.append("#define %s %d" % ("NMLK"[d], p["fixed"][d]))
+    if p.get("polybench"):
+        L += polybench_lines(p)
     for s in p["scalars"]:
         v = s["value"]
         if s["home"] == "macro":
@@ -658,6 +703,8 @@ def render_two(p):
     if not in_main:
         if not turns:
             arrays = ["void *harness_a", "void *harness_b"]
+        elif p["polybench"]:
+            arrays = [polybench_param(p, a), polybench_param(p, b)]
         elif p["decl"] != "fixed-global":
             arrays = ["%s %s%s" % (elem, a, ext), "%s %s%s" % (elem, b, ext)]
         else:
@@ -770,6 +817,8 @@ def defines(p):
     program of doubles) and those only the C build and an5dc see (macros from
     the command line, which the generated file defines itself)."""
     both = ["-DUSE_DOUBLE"] if p["typedef"] and p["elem"] == "double" else []
+    if p.get("polybench"):
+        both.append("-I" + POLYBENCH_DIR)
     cmdline = ["-D%s=%s" % (s["name"], lit(p, s["value"]))
                for s in p["scalars"] if s["home"] == "cmdline"]
     return both, cmdline

@@ -92,13 +92,19 @@ def emit_one(args, index):
         fh.write(text)
     files = {name + "/prog.c": text}
     both, cmdline = gen.defines(p)
+    # A PolyBench-style program's header travels in its folder (the runner
+    # passes -I with it); an5dc here finds it through the tree's -I.
+    shipped = [d for d in both if d != "-I" + gen.POLYBENCH_DIR]
+    if len(shipped) != len(both):
+        with open(os.path.join(gen.POLYBENCH_DIR, "polybench.h")) as fh:
+            files[name + "/polybench.h"] = fh.read()
     run_text = "|".join(" ".join(gen.program_args(p, *r)) for r in runs)
     grids = "|".join("%s t0=%d T=%d" % ("x".join(map(str, p["fixed"] or r[0])), r[1], r[2])
                      for r in runs)
     base = {"program": index, "dims": p["dims"], "elem": p["elem"], "decl": p["decl"] if p["form"] == "plane" else "%s/%s" % (p["form"], p["decl"]),
             "shape": p["shape"], "large": int(large),
             "fixed": "x".join(map(str, p["fixed"])) if p["fixed"] else "",
-            "grids": grids, "runs": run_text, "both_defines": " ".join(both),
+            "grids": grids, "runs": run_text, "both_defines": " ".join(shipped),
             "c_defines": " ".join(cmdline)}
     rows = []
     built = 0
@@ -302,7 +308,7 @@ class Runner:
                     "build: " + first_error(text))
         if self.a.cc:
             ref = os.path.join(d, row["key"] + ".ref")
-            argv = [self.a.cc, "-O1", "-std=gnu11", "-w"] + both + row["c_defines"].split() + \
+            argv = [self.a.cc, "-O1", "-std=gnu11", "-w", "-I", d] + both + row["c_defines"].split() + \
                 [os.path.join(d, "prog.c"), "-o", ref, "-lm"]
             st, text = self.cmd(argv, log, 120)
             if st != 0:
