@@ -4,14 +4,22 @@
 // (after an5d_runtime_slabs.h, whose slab plan, spans and rounds it uses;
 // the file includes <mpi.h> first). Every rank runs the user's program; in
 // the region rank r computes slab r of the grid on one GPU of its node, the
-// halos go between neighbouring ranks through pinned host buffers every bT
-// steps, and at the end every rank holds the whole grid, both planes, as
-// the sequential program leaves it.
+// halos go between neighbouring ranks every bT steps (through pinned host
+// buffers, straight from device buffers with a CUDA-aware MPI, or peer to
+// peer through CUDA IPC), and at the end every rank holds the whole grid,
+// both planes, as the sequential program leaves it.
 // Tests: test/Execution/mpi-*.test (mpirun on the CPU emulation).
 //
 //===----------------------------------------------------------------------===//
 #ifndef AN5D_RUNTIME_MPI_H
 #define AN5D_RUNTIME_MPI_H
+
+// Open MPI says in <mpi-ext.h> whether it was built CUDA-aware.
+#if defined(OPEN_MPI) && defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+#endif
 
 // --- Slabs across MPI ranks -------------------------------------------------
 
@@ -84,7 +92,39 @@ template <typename T> MPI_Datatype an5d_mpi_plane_type(long cells) {
 template <typename T> struct an5d_mpi_halos {
   long send_at[2], send_rows[2], recv_at[2], recv_rows[2]; // [0]: lower rank
   T *send[2], *recv[2];
+  // The messages go from and to the slab's device buffer (a CUDA-aware
+  // MPI): no host buffers, no copies.
+  int device_direct;
 };
+
+// Whether the MPI library reads and writes device memory (CUDA-aware):
+// AN5D_MPI_CUDA_AWARE=1 says it does (give it only for such a library:
+// another reads a device pointer as host memory and fails), =0 that it
+// does not; unset, the library's own answer where it gives one (Open MPI
+// built CUDA-aware: MPIX_Query_cuda_support). Collective: the same answer
+// on every rank.
+inline int an5d_mpi_cuda_aware() {
+  int aware = 0;
+  const char *given = getenv("AN5D_MPI_CUDA_AWARE");
+  if (given != NULL && *given != '\0') {
+    aware = strcmp(given, "1") == 0;
+  } else {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    aware = MPIX_Query_cuda_support() == 1;
+#endif
+  }
+  int all = 0;
+  AN5D_MPI_CHECK(
+      MPI_Allreduce(&aware, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  return all;
+}
+
+// The first of `rows` planes from grid plane `at` in time plane q of slab
+// o's device buffer.
+template <typename T>
+T *an5d_slab_planes(an5d_slab<T> *o, long cells, int q, long at) {
+  return o->grid + (q * o->rows + at - o->load_first) * cells;
+}
 
 // Slab s's halos among `count` slabs (p, planes and the rest as for
 // an5d_slab_runs). A slab with no interior plane computes nothing: its
@@ -119,16 +159,16 @@ void an5d_mpi_halos_plan(an5d_mpi_halos<T> *h, const an5d_slab_plan *p,
 }
 
 // Copies the planes this slab's neighbours need (time plane q) into the
-// pinned send buffers, on the slab's halo stream after its kernels.
+// pinned send buffers, on the slab's halo stream after its kernels (device
+// buffers sent directly: only the wait for the kernels).
 template <typename T>
 void an5d_mpi_halos_out(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
                         int q) {
   AN5D_CHECK(cudaStreamWaitEvent(o->halos, o->computed, 0));
-  for (int side = 0; side < 2; ++side)
+  for (int side = 0; side < 2 && !h->device_direct; ++side)
     if (h->send_rows[side] > 0)
       AN5D_CHECK(cudaMemcpyAsync(
-          h->send[side],
-          o->grid + (q * o->rows + h->send_at[side] - o->load_first) * cells,
+          h->send[side], an5d_slab_planes(o, cells, q, h->send_at[side]),
           (size_t)h->send_rows[side] * cells * sizeof(T),
           cudaMemcpyDeviceToHost, o->halos));
 }
@@ -149,21 +189,30 @@ double an5d_mpi_halos_in(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
   double bytes = 0.0;
   for (int side = 0; side < 2; ++side) {
     const int peer = side == 0 ? rank - 1 : rank + 1;
+    // A CUDA-aware MPI receives into the halo planes (no kernel reads them
+    // now: the inner stream blocks that may run keep to the interior).
+    T *into = h->device_direct
+                  ? an5d_slab_planes(o, cells, q, h->recv_at[side])
+                  : h->recv[side];
+    T *from = h->device_direct
+                  ? an5d_slab_planes(o, cells, q, h->send_at[side])
+                  : h->send[side];
     if (h->recv_rows[side] > 0)
-      AN5D_MPI_CHECK(MPI_Irecv(h->recv[side], (int)h->recv_rows[side], plane,
-                               peer, 0, MPI_COMM_WORLD, &req[n++]));
+      AN5D_MPI_CHECK(MPI_Irecv(into, (int)h->recv_rows[side], plane, peer, 0,
+                               MPI_COMM_WORLD, &req[n++]));
     if (h->send_rows[side] > 0)
-      AN5D_MPI_CHECK(MPI_Isend(h->send[side], (int)h->send_rows[side], plane,
-                               peer, 0, MPI_COMM_WORLD, &req[n++]));
+      AN5D_MPI_CHECK(MPI_Isend(from, (int)h->send_rows[side], plane, peer, 0,
+                               MPI_COMM_WORLD, &req[n++]));
   }
   AN5D_MPI_CHECK(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
   for (int side = 0; side < 2; ++side) {
     if (h->recv_rows[side] <= 0)
       continue;
     const size_t b = (size_t)h->recv_rows[side] * cells * sizeof(T);
-    AN5D_CHECK(cudaMemcpyAsync(
-        o->grid + (q * o->rows + h->recv_at[side] - o->load_first) * cells,
-        h->recv[side], b, cudaMemcpyHostToDevice, o->halos));
+    if (!h->device_direct)
+      AN5D_CHECK(cudaMemcpyAsync(
+          an5d_slab_planes(o, cells, q, h->recv_at[side]), h->recv[side], b,
+          cudaMemcpyHostToDevice, o->halos));
     bytes += (double)b;
   }
   // The interior planes before run_first and after run_last (halo planes
@@ -393,6 +442,7 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   memset(&h, 0, sizeof h);
   size_t need = 0, budget = 0;
   int fits = 1;
+  h.device_direct = an5d_mpi_cuda_aware();
   if (mine) {
     AN5D_CHECK(cudaSetDevice(device));
     long vf, ve, lf, le;
@@ -404,7 +454,7 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                                              &need);
     if (fits) {
       an5d_mpi_halos_plan(&h, &p, planes, rank, p.count, first, last, lo, hi);
-      for (int side = 0; side < 2; ++side) {
+      for (int side = 0; side < 2 && !h.device_direct; ++side) {
         AN5D_CHECK(cudaMallocHost(
             (void **)&h.send[side],
             (size_t)(h.send_rows[side] + 1) * cells * sizeof(T)));
@@ -466,7 +516,8 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                       "exchanged every %ld steps)\n",
               p.halo_lo, p.halo_hi,
               ipc.on ? "peer to peer (CUDA IPC, one node)"
-                     : "through host memory",
+              : h.device_direct ? "from device memory (CUDA-aware MPI)"
+                                : "through host memory",
               p.exchange);
       free(on);
     }
