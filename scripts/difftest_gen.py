@@ -318,13 +318,6 @@ def set_form(p, form, frng):
     p["tmp"] = frng.choice([a for a in TMP_POOL if a not in used])
     p["tmp_outside"] = frng.random() < 0.3
     p["flat_spelling"] = frng.choice([0, 0, 1])
-    if p["form"] == "swap-flat" and p["fixed"]:
-        # A constant row length splits an index's constant to the nearest
-        # cell: offsets need |o| < extent / 2 to read as written.
-        reach = [max([0] + [abs(o[d]) for t in p["terms"] for o in t["reads"]])
-                 for d in range(p["dims"])]
-        p["fixed"] = [v if d == 0 else max(v, 2 * reach[d] + 1)
-                      for d, v in enumerate(p["fixed"])]
     p["mark_pointers"] = frng.random() < 0.5
     # Two arrays in turn as PolyBench writes them: POLYBENCH_nD array
     # parameters, _PB_ bounds, SCALAR_VAL literals, DATA_TYPE.

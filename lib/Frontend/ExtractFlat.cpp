@@ -234,7 +234,8 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   // The terms without iterators: a multiple of each stride. Strides that
   // hold parameters take their own terms; the plain constant goes to the
   // constant strides, outermost first, leaving each inner offset as small
-  // as it can be (one element address, several splits: the nearest cell).
+  // as it can be (one element address, several splits: the nearest cell,
+  // unless another keeps the inner loops inside their rows).
   std::vector<int64_t> Off(N, 0);
   for (size_t D = 0; D < N; ++D) {
     if (Stride[D].first.empty())
@@ -266,6 +267,51 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
     C -= Q * St;
   }
   Off[N - 1] += C;
+  // The nearest split names another cell than C's when an offset is half a
+  // row or more ('k + 2' in rows of 3 reads as the next row's 'k - 1'):
+  // then the split one row either way that keeps every inner loop with
+  // constant bounds inside its row is the one C reads.
+  auto insideRows = [&](const std::vector<int64_t> &O) {
+    for (size_t D = 1; D < N; ++D) {
+      const Loop &L = S.Space[D];
+      if (!Extents[D].isConstant() || !L.Lower.isConstant() ||
+          !L.Upper.isConstant())
+        continue;
+      if (L.Lower.Constant + O[D] < 0 ||
+          L.Upper.Constant + O[D] > Extents[D].Constant - 1)
+        return false;
+    }
+    return true;
+  };
+  if (!insideRows(Off)) {
+    // Moving one row of dimension D moves Extents[D + 1] cells of D + 1
+    // (constant strides only); at most two such moves, fewest first.
+    std::vector<size_t> Movable;
+    for (size_t D = 0; D + 1 < N; ++D)
+      if (Stride[D].first.empty() && Extents[D + 1].isConstant())
+        Movable.push_back(D);
+    std::vector<std::vector<int64_t>> Tries;
+    for (size_t A = 0; A < Movable.size(); ++A)
+      for (int64_t Da : {-1, 1}) {
+        std::vector<int64_t> O = Off;
+        O[Movable[A]] += Da;
+        O[Movable[A] + 1] -= Da * Extents[Movable[A] + 1].Constant;
+        Tries.push_back(O);
+      }
+    for (size_t T = 0, E = Tries.size(); T < E; ++T)
+      for (size_t B = 0; B < Movable.size(); ++B)
+        for (int64_t Db : {-1, 1}) {
+          std::vector<int64_t> O = Tries[T];
+          O[Movable[B]] += Db;
+          O[Movable[B] + 1] -= Db * Extents[Movable[B] + 1].Constant;
+          Tries.push_back(O);
+        }
+    for (const std::vector<int64_t> &O : Tries)
+      if (insideRows(O)) {
+        Off = O;
+        break;
+      }
+  }
   for (size_t D = 0; D < N; ++D) {
     for (const std::string &X : Stride[D].first)
       addParam(X);
