@@ -165,7 +165,9 @@ template <typename T>
 void an5d_mpi_halos_out(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
                         int q) {
   AN5D_CHECK(cudaStreamWaitEvent(o->halos, o->computed, 0));
-  for (int side = 0; side < 2 && !h->device_direct; ++side)
+  if (h->device_direct)
+    return;
+  for (int side = 0; side < 2; ++side)
     if (h->send_rows[side] > 0)
       AN5D_CHECK(cudaMemcpyAsync(
           h->send[side], an5d_slab_planes(o, cells, q, h->send_at[side]),
@@ -454,6 +456,7 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                                              &need);
     if (fits) {
       an5d_mpi_halos_plan(&h, &p, planes, rank, p.count, first, last, lo, hi);
+      // Host buffers, unless the messages use the device's own.
       for (int side = 0; side < 2 && !h.device_direct; ++side) {
         AN5D_CHECK(cudaMallocHost(
             (void **)&h.send[side],

@@ -664,7 +664,7 @@ def render_two(p):
     pre, post = [], []
     if not turns:
         # The swapped pointers start at the harness's two buffers.
-        cast = "(%s)" % pointer_type(p, "").replace(" *", " *", 1)
+        cast = "(%s)" % pointer_type(p, "")
         pre.append("%s = %sharness_a, %s = %sharness_b;" % (
             pointer_type(p, a), cast, pointer_type(p, b)[len(elem) + 1:], cast))
         if p["tmp_outside"]:
@@ -675,7 +675,6 @@ def render_two(p):
         if s["home"] == "const-local":
             pre.append("const %s %s = %s;" % (s["type"], s["name"],
                                              s["value"] if s["type"] == "int" else repr(float(s["value"]))))
-    first = [0] * dims
     if p["form"] == "swap-flat":
         last_cell = "%s[%s - 1]" % ("%s", " * ".join(extent(p, d) for d in range(dims)))
         corner = lambda name: "%s[0]" % name

@@ -101,7 +101,8 @@ def emit_one(args, index):
     run_text = "|".join(" ".join(gen.program_args(p, *r)) for r in runs)
     grids = "|".join("%s t0=%d T=%d" % ("x".join(map(str, p["fixed"] or r[0])), r[1], r[2])
                      for r in runs)
-    base = {"program": index, "dims": p["dims"], "elem": p["elem"], "decl": p["decl"] if p["form"] == "plane" else "%s/%s" % (p["form"], p["decl"]),
+    decl = p["decl"] if p["form"] == "plane" else "%s/%s" % (p["form"], p["decl"])
+    base = {"program": index, "dims": p["dims"], "elem": p["elem"], "decl": decl,
             "shape": p["shape"], "large": int(large),
             "fixed": "x".join(map(str, p["fixed"])) if p["fixed"] else "",
             "grids": grids, "runs": run_text, "both_defines": " ".join(shipped),

@@ -284,28 +284,28 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
     return true;
   };
   if (!insideRows(Off)) {
-    // Moving one row of dimension D moves Extents[D + 1] cells of D + 1
-    // (constant strides only); at most two such moves, fewest first.
-    std::vector<size_t> Movable;
+    // One row more or less of dimension D is Extents[D + 1] cells less or
+    // more of D + 1 (constant strides only); one such move, then two, the
+    // first split that fits.
+    auto moved = [&](std::vector<int64_t> O, size_t D, int64_t Delta) {
+      O[D] += Delta;
+      O[D + 1] -= Delta * Extents[D + 1].Constant;
+      return O;
+    };
+    std::vector<std::vector<int64_t>> Tries;
     for (size_t D = 0; D + 1 < N; ++D)
       if (Stride[D].first.empty() && Extents[D + 1].isConstant())
-        Movable.push_back(D);
-    std::vector<std::vector<int64_t>> Tries;
-    for (size_t A = 0; A < Movable.size(); ++A)
-      for (int64_t Da : {-1, 1}) {
-        std::vector<int64_t> O = Off;
-        O[Movable[A]] += Da;
-        O[Movable[A] + 1] -= Da * Extents[Movable[A] + 1].Constant;
+        for (int64_t Delta : {-1, 1})
+          Tries.push_back(moved(Off, D, Delta));
+    // Two moves: the sum of two single ones.
+    const size_t Singles = Tries.size();
+    for (size_t A = 0; A < Singles; ++A)
+      for (size_t B = A + 1; B < Singles; ++B) {
+        std::vector<int64_t> O = Tries[A];
+        for (size_t D = 0; D < N; ++D)
+          O[D] += Tries[B][D] - Off[D];
         Tries.push_back(O);
       }
-    for (size_t T = 0, E = Tries.size(); T < E; ++T)
-      for (size_t B = 0; B < Movable.size(); ++B)
-        for (int64_t Db : {-1, 1}) {
-          std::vector<int64_t> O = Tries[T];
-          O[Movable[B]] += Db;
-          O[Movable[B] + 1] -= Db * Extents[Movable[B] + 1].Constant;
-          Tries.push_back(O);
-        }
     for (const std::vector<int64_t> &O : Tries)
       if (insideRows(O)) {
         Off = O;
