@@ -256,9 +256,13 @@ inline int an5d_ooc_full_pass(long t, long tbt, int bt, an5d_ooc_launch *launch)
 }
 
 // Whether passes of `tbt` steps fit a window of `window` planes in chunks of
-// `depth`; fills *p.
+// `depth`; fills *p. A pass holds at least one whole launch of the
+// schedule, so passes shorter than bt do not fit kernels of degree bt (the
+// plan then goes one step per launch).
 inline int an5d_ooc_try(const an5d_ooc_geometry *g, int bt, long tbt,
                         long depth, long window, an5d_ooc_plan *p) {
+  if (tbt < bt)
+    return 0;
   an5d_ooc_launch launch[AN5D_OOC_MAX_LAUNCHES];
   const int n = an5d_ooc_full_pass(0, tbt, bt, launch);
   an5d_ooc_count c = {0, 0};
