@@ -387,6 +387,46 @@ long an5d_timed_run(void *grid, size_t bytes, long steps, Run run) {
   return launches;
 }
 
+// --- Coefficient arrays -----------------------------------------------------
+
+// The rows of a coefficient array the interior cells read: the larger of
+// two subscripts' last rows.
+inline long an5d_max_rows(long a, long b) { return a > b ? a : b; }
+
+// A read-only device copy of a host array the update reads (a coefficient
+// array), freed with its owner. Managed memory, marked read-mostly: every
+// GPU of a slab run reads it (each gets its own copy of the pages it
+// reads), and out of core it pages instead of failing. Prefetched to the
+// current GPU; the advice and prefetch are hints (ignored where refused).
+struct an5d_coef_copy {
+  void *device;
+  an5d_coef_copy(const void *host, size_t bytes) : device(NULL) {
+    if (bytes == 0)
+      return;
+    AN5D_CHECK(cudaMallocManaged(&device, bytes));
+    AN5D_CHECK(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+    int gpu = 0;
+    AN5D_CHECK(cudaGetDevice(&gpu));
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+    cudaMemLocation here;
+    here.type = cudaMemLocationTypeDevice;
+    here.id = gpu;
+    (void)cudaMemAdvise(device, bytes, cudaMemAdviseSetReadMostly, here);
+    (void)cudaMemPrefetchAsync(device, bytes, here, 0, 0);
+#else
+    (void)cudaMemAdvise(device, bytes, cudaMemAdviseSetReadMostly, gpu);
+    (void)cudaMemPrefetchAsync(device, bytes, gpu, 0);
+#endif
+    (void)cudaGetLastError(); // a refused hint is not an error
+  }
+  ~an5d_coef_copy() {
+    if (device)
+      cudaFree(device);
+  }
+  an5d_coef_copy(const an5d_coef_copy &) = delete;
+  an5d_coef_copy &operator=(const an5d_coef_copy &) = delete;
+};
+
 // --- Checked launches -------------------------------------------------------
 
 // Runs `launches` launches through run(from, unproved): run makes launches

@@ -567,7 +567,8 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       if (split) {
         int scratch = swapped;
         launches += run(slab.grid, slab.rows, slab.run_first, slab.run_last,
-                        t, n, &scratch, end, AN5D_PART_INNER, guard);
+                        t, n, &scratch, end, AN5D_PART_INNER, guard,
+                        slab.load_first);
       }
       if (r > 0) {
         const double w = MPI_Wtime();
@@ -582,7 +583,7 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       }
       launches += run(slab.grid, slab.rows, slab.run_first, slab.run_last, t,
                       n, &swapped, end, split ? AN5D_PART_EDGES : AN5D_PART_ALL,
-                      guard);
+                      guard, slab.load_first);
       AN5D_CHECK(cudaEventRecord(slab.computed, 0));
       if (r + 1 < rounds) {
         q = an5d_read_plane(t + n, shift) ^ swapped;

@@ -145,8 +145,8 @@ inline long an5d_ooc_guard(const an5d_ooc_geometry *g, int degree) {
 // [from, end) to the window's bottom when the next chunk would not fit;
 // wait_loaded() makes the launches wait for the planes loaded so far;
 // load(from, to, base) sends planes [from, to) (window plane = grid plane -
-// base); run_launch(j, first, last, part, guard) runs launch j on window planes
-// first .. last; store(from, to, base) returns planes from .. to, final at
+// base); run_launch(j, first, last, part, guard, base) runs launch j on
+// window planes first .. last (grid plane base in window plane 0); store(from, to, base) returns planes from .. to, final at
 // the pass's last level. Returns 0 (when the window cannot hold what a
 // chunk needs) or 1.
 template <typename Ops>
@@ -214,7 +214,7 @@ int an5d_ooc_walk(const an5d_ooc_geometry *g, const an5d_ooc_launch *launch,
         part = AN5D_PART_ALL;
       }
       ops.run_launch(j - 1, first - base, top - base, part,
-                 part == AN5D_PART_FROM ? guard[j] : 0L);
+                     part == AN5D_PART_FROM ? guard[j] : 0L, base);
       valid[j] = now;
     }
     if (valid[count] > stored) {
@@ -233,7 +233,7 @@ struct an5d_ooc_count {
   void relocate(long, long, long, long) { ++relocations; }
   void wait_loaded() {}
   void load(long, long, long) { ++loads; }
-  void run_launch(int, long, long, int, long) {}
+  void run_launch(int, long, long, int, long, long) {}
   void store(long, long, long) {}
 };
 
@@ -552,13 +552,14 @@ template <typename T, typename Run> struct an5d_ooc_ops {
                                      cudaMemcpyDeviceToDevice, in));
     }
   }
-  void run_launch(int j, long first, long last, int part, long guard) {
+  void run_launch(int j, long first, long last, int part, long guard,
+                  long base) {
     const an5d_ooc_launch &l = launch[j];
     // Launch j reads plane read ^ (j % 2); swapped: not the plane the C
     // loop reads step l.t from.
     int swapped = (read ^ (j & 1)) != an5d_read_plane(l.t, w);
     launches += (*run)(device, window, first, last, l.t, (long)l.degree,
-                       &swapped, AN5D_END_OPEN, part, guard);
+                       &swapped, AN5D_END_OPEN, part, guard, base);
   }
   void store(long from, long to, long base) {
     AN5D_CHECK(cudaEventRecord(computed, 0));
@@ -592,9 +593,9 @@ int an5d_ooc_pin(T *plane0, T *plane1, size_t plane_bytes, int *pinned) {
 // first .. last, reach lo / hi along them, `box` the interior of a plane,
 // the C loop writing plane (t + w) % 2) through a device window, passes of
 // up to TBT steps (the header's section above). run(window, planes, first,
-// last, t, n, swapped, end, part, guard) runs n <= bt steps as one launch on
-// window planes first .. last (an5d_slabs_round says what the last four
-// mean); stream_block is its kernels' (0: none; then bt is 1). Both planes
+// last, t, n, swapped, end, part, guard, origin) runs n <= bt steps as one
+// launch on window planes first .. last (an5d_slabs_round says what the
+// last five mean); stream_block is its kernels' (0: none; then bt is 1). Both planes
 // end as the C loop leaves them. Returns the launches made. AN5D_VERBOSE=1
 // prints the decision, =2 also a line per pass; AN5D_TIMING the time of the
 // whole run, copies included (one run: the host grid changes in place).

@@ -375,8 +375,9 @@ void an5d_slabs_say(const an5d_slab<T> *slab, const an5d_slab_plan *p,
 }
 
 // One round: `n` steps from t on every slab (run(grid, rows, first, last,
-// t, n, swapped, end, part, guard): `part` the stream blocks, AN5D_PART_*,
-// `guard` rows from the ends of the interior planes first .. last), from
+// t, n, swapped, end, part, guard, origin): `part` the stream blocks, AN5D_PART_*,
+// `guard` rows from the ends of the interior planes first .. last, `origin`
+// the grid plane the slab's first plane holds), from
 // data in the plane the C loop reads at t (*swapped 0) or the other one
 // (1), ending as `end` says (AN5D_END_*; *swapped then says where the data
 // of t + n is); each slab's kernels after the halos it reads and after
@@ -410,7 +411,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     if (split && runs) {
       int scratch = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
-                      &scratch, end, AN5D_PART_INNER, guard);
+                      &scratch, end, AN5D_PART_INNER, guard, o->load_first);
     }
     an5d_slab_clock(o, AN5D_CLOCK_INNER_END, round, 0);
     if (after_exchange)
@@ -421,7 +422,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
       int mine = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
                       &mine, end, split ? AN5D_PART_EDGES : AN5D_PART_ALL,
-                      guard);
+                      guard, o->load_first);
       if (ran && mine != out) {
         fprintf(stderr, "an5d: internal error: slabs ended a round in "
                         "different planes\n");

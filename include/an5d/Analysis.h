@@ -78,7 +78,16 @@ struct StencilAnalysis {
   int64_t Radius = 0; // the largest reach
   Shape StencilShape = Shape::General;
   bool DiagonalFree = false;
+  /// Absent when the update reads a coefficient array: a term's factor then
+  /// depends on the cell, which the partial sums do not know.
   std::optional<AssociativeForm> Associative;
+  /// Coefficient arrays the update reads (Stencil::CoefArrays) and the
+  /// distinct elements each cell reads from them.
+  unsigned CoefArrays = 0;
+  unsigned CoefReadsPerCell = 0;
+  /// Bytes per cell of the coefficient arrays with the grid's dimensions
+  /// (those whose elements come from memory, not the caches; the model).
+  unsigned CoefGridBytes = 0;
   /// The write's plane is (t + WriteShift) % 2.
   int64_t WriteShift = 1;
   bool Jacobi = false;

@@ -38,6 +38,7 @@ enum class Reject {
   TooDeep,            // an expression nested deeper than MaxExprDepth
   TurnMismatch,       // two arrays in turn whose nests are not one update
   SeveralFields,      // loop nests in one time step writing several arrays
+  CoefficientIndex,   // a coefficient array read at a subscript it cannot be
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

@@ -29,6 +29,12 @@ struct ScopModel {
   // Per read: the first read with the same access relation (its own index
   // when it is the first); later stages check such a relation once.
   std::vector<unsigned> SameAccessAs;
+  // [P] -> { S[t, s0, s1] -> c[...] }, one per Stencil::CoefReads entry
+  // (c: the coefficient array's tuple), domain-restricted
+  std::vector<isl::map> CoefReads;
+  // [P] -> { c[x0, ...] : within the declared extents }, one per
+  // Stencil::CoefArrays entry (an unknown extent: unbounded above)
+  std::vector<isl::set> CoefExtents;
   // { S[t, s0, s1] -> [t, s0, s1] }
   isl::map Schedule;
   // [P] -> { A[p, x0, x1] : within the declared extents }

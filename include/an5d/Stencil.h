@@ -110,16 +110,35 @@ struct ScalarVar {
   clang::SourceRange Range; // first use in the update
 };
 
+/// A read of a coefficient array: an array the scop reads and never writes
+/// (a variable coefficient, c[i][j] * A[t % 2][i][j]). Each subscript is a
+/// spatial iterator plus a constant, or a constant.
+struct CoefAccess {
+  unsigned Array = 0; // index into Stencil::CoefArrays
+  /// One per dimension of the array: Iter (a spatial iterator's name, ""
+  /// for a constant subscript) plus Offset.
+  struct Subscript {
+    std::string Iter;
+    int64_t Offset = 0;
+  };
+  std::vector<Subscript> Index;
+  clang::SourceRange Range;
+  /// "c[i + 1][j]".
+  std::string str(const std::string &Array) const;
+};
+
 /// The update expression as a tree. Every node records its C type so the
 /// emitter can reproduce C's arithmetic (e.g. sqrt on a float argument).
 struct Expr {
-  enum Kind { Read, Scalar, Literal, Paren, Unary, Binary, Call, Cast };
+  enum Kind { Read, CoefRead, Scalar, Literal, Paren, Unary, Binary, Call,
+              Cast };
   Kind K = Literal;
   ScalarType Type = ScalarType::Double;
   /// Literal: its spelling; Scalar: the name; Unary/Binary: the operator;
   /// Call: the function; Cast: the target type.
   std::string Text;
-  unsigned ReadIndex = 0;  // Read: index into Stencil::Reads
+  /// Read: index into Stencil::Reads; CoefRead: into Stencil::CoefReads.
+  unsigned ReadIndex = 0;
   std::vector<Expr> Args;  // operands, call arguments
   std::vector<ScalarType> ParamTypes; // Call: declared parameter types
   clang::SourceRange Range;
@@ -179,6 +198,11 @@ struct Stencil {
   std::vector<ScalarVar> Scalars;
   Access Write;
   std::vector<Access> Reads;
+  /// Read-only coefficient arrays (each with the extents it is declared
+  /// with; a pointer's first extent unknown) and their reads, in order of
+  /// first appearance.
+  std::vector<ArrayInfo> CoefArrays;
+  std::vector<CoefAccess> CoefReads;
   Expr Update;
   clang::SourceRange ScopRange;  // from '#pragma scop' to '#pragma endscop'
   clang::SourceRange NestRange;  // the time loop statement
@@ -208,6 +232,8 @@ struct ExprSpelling {
   /// Per read index; a view, so that printing many small terms of a large
   /// update does not copy every read's text per term.
   llvm::ArrayRef<std::string> ReadText;
+  /// Per coefficient read index (Stencil::CoefReads).
+  llvm::ArrayRef<std::string> CoefText;
   std::map<std::string, std::string> ScalarName; // renamed scalars
   /// Give each call argument whose type differs from the parameter's an
   /// explicit cast, so C++ overloads compute what C computes.
@@ -225,6 +251,9 @@ struct ExprSpelling {
 
 /// Prints an expression as C with the reads and scalars spelled by Spell.
 std::string printExprAs(const Expr &E, const ExprSpelling &Spell);
+
+/// Each coefficient read as written: "c[i + 1][j]", by CoefReads index.
+std::vector<std::string> coefReadTexts(const Stencil &S);
 
 /// Prints an update expression as written: reads as A[t % 2][i - 1][j].
 std::string printExpr(const Stencil &S, const Expr &E);

@@ -59,6 +59,8 @@ int64_t countWideDoubleLiterals(const Stencil &S) {
   ExprSpelling Spell;
   std::vector<std::string> NoReadText(S.Reads.size());
   Spell.ReadText = NoReadText;
+  std::vector<std::string> NoCoefText(S.CoefReads.size());
+  Spell.CoefText = NoCoefText;
   Spell.DoubleLiteral = [&Wide](const Expr &Literal) {
     std::optional<double> V = literalAsDouble(Literal);
     if (V && wideDoubleLiteral(*V))
@@ -97,6 +99,7 @@ private:
   bool computeOffsets();
   bool checkDependences();
   bool checkBounds();
+  bool checkCoefBounds(size_t R);
   bool checkPlaneSign(const an5d::Access &Src);
   bool checkAccessBounds(const isl::map &Access, const an5d::Access &Src,
                          bool IsWrite);
@@ -289,6 +292,33 @@ bool Analyzer::checkAccessBounds(const isl::map &Access, const an5d::Access &Src
   return true;
 }
 
+/// A coefficient read at an interior cell must stay inside the array as
+/// declared; as for the stencil array, outside for every size is an error,
+/// for some sizes a warning and a note.
+bool Analyzer::checkCoefBounds(size_t R) {
+  const CoefAccess &Src = S.CoefReads[R];
+  const ArrayInfo &Arr = S.CoefArrays[Src.Array];
+  // [P] -> { c[x...] }: elements read outside the declared extents
+  isl::set Outside =
+      M.CoefReads[R].range().subtract(M.CoefExtents[Src.Array]);
+  if (Outside.is_empty())
+    return true;
+  std::string Text = Src.str(Arr.Name);
+  if (M.Domain.params().is_subset(Outside.params())) {
+    D.error(Reject::OutOfBounds, Src.Range,
+            "this read is outside the coefficient array '" + Arr.Name +
+                "' at some cell of the loop nest; shrink the loop bounds or "
+                "enlarge the array");
+    D.note(Arr.DeclRange, "'" + Arr.Name + "' is declared here");
+    return false;
+  }
+  std::string When = islStr(Outside.params());
+  D.warning(Src.Range, "cannot prove this read stays inside '" + Arr.Name +
+                           "' for every size (for " + When + ")");
+  A.BoundsNotes.push_back("read " + Text + " may be outside for " + When);
+  return true;
+}
+
 /// isl models the plane as (t + k) mod 2, always 0 or 1; C's '%' gives -1
 /// for a negative t + k, an index before the array.
 bool Analyzer::checkPlaneSign(const an5d::Access &Src) {
@@ -335,6 +365,8 @@ bool Analyzer::checkBounds() {
     Clean.push_back(ReadOk && A.BoundsNotes.size() == Notes);
     Ok &= ReadOk;
   }
+  for (size_t R = 0; R < M.CoefReads.size(); ++R)
+    Ok &= checkCoefBounds(R);
   A.BoundsProven = Ok && A.BoundsNotes.empty();
   if (!S.Array.Extents[0])
     A.BoundsNotes.push_back("plane extent not declared: assumes 2 planes");
@@ -371,7 +403,15 @@ void Analyzer::classify() {
   std::vector<int64_t> Plane;
   for (const auto &O : A.ReadOffsets)
     Plane.push_back(O[0]);
-  A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
+  A.CoefArrays = S.CoefArrays.size();
+  std::vector<std::string> CoefTexts = coefReadTexts(S);
+  std::set<std::string> CoefCells(CoefTexts.begin(), CoefTexts.end());
+  A.CoefReadsPerCell = CoefCells.size();
+  for (const ArrayInfo &C : S.CoefArrays)
+    if (C.Extents.size() == S.numSpaceDims() - S.VirtualDims)
+      A.CoefGridBytes += elemTypeBytes(C.Elem);
+  if (S.CoefReads.empty())
+    A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
 }
 
 std::optional<StencilAnalysis> Analyzer::run() {
@@ -649,8 +689,12 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
       OS << ", then " << Associative->OuterOp << " a constant factor";
     OS << ")\n";
   } else {
-    OS << "no\n";
+    OS << (CoefArrays ? "no (reads coefficient arrays)\n" : "no\n");
   }
+  if (CoefArrays)
+    OS << "  coefficient arrays: " << CoefArrays << " (" << CoefReadsPerCell
+       << " distinct elements per cell, " << CoefGridBytes
+       << " bytes per cell from memory)\n";
   OS << "  jacobi: " << (Jacobi ? "yes" : "no") << "\n";
   OS << "  write plane: (t + " << WriteShift << ") % 2\n";
   OS << "  bounds: " << (BoundsProven ? "proven" : "not proven") << "\n";

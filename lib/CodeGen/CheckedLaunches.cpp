@@ -27,11 +27,15 @@ bool Emitter::checkedPlan() const {
 }
 
 std::string Emitter::deviceParams(bool Uses) const {
-  return scalarParams() + (Checked && Uses ? ", bool &an5d_unproved" : "");
+  return userScalarParams() + coefValueParams() +
+         (Checked && Uses ? ", bool &an5d_unproved" : "");
 }
 
-std::vector<std::string> Emitter::deviceArgList(bool Uses) const {
+std::vector<std::string> Emitter::deviceArgList(bool Uses,
+                                                int64_t Level) const {
   std::vector<std::string> Args = scalarArgList();
+  for (std::string &C : coefValueArgs(Level))
+    Args.push_back(std::move(C));
   if (Checked && Uses)
     Args.push_back("an5d_unproved");
   return Args;

@@ -39,6 +39,8 @@ CoefficientTable an5d::collectCoefficients(const Stencil &S) {
   ExprSpelling Spell;
   std::vector<std::string> NoReadText(S.Reads.size());
   Spell.ReadText = NoReadText;
+  std::vector<std::string> NoCoefText(S.CoefReads.size());
+  Spell.CoefText = NoCoefText;
   Spell.DoubleLiteral = [&T](const Expr &Literal) {
     std::optional<double> V = literalAsDouble(Literal);
     if (V && wideDoubleLiteral(*V) && T.Spellings.size() < MaxEntries &&

@@ -28,12 +28,16 @@ std::string Emitter::sanitize(const std::string &Name) {
   return R;
 }
 
-std::string Emitter::scalarParams() const {
+std::string Emitter::userScalarParams() const {
   std::string R;
   for (const ScalarVar &V : S.Scalars)
     R += std::string(", ") + scalarTypeName(V.Type) + " " +
          ScalarName.at(V.Name);
   return R;
+}
+
+std::string Emitter::scalarParams() const {
+  return userScalarParams() + coefParams();
 }
 
 std::vector<std::string> Emitter::scalarArgList() const {
@@ -43,10 +47,12 @@ std::vector<std::string> Emitter::scalarArgList() const {
   return R;
 }
 
-std::string Emitter::scalarArgs() const {
+std::string Emitter::scalarArgs(const std::string &CoefName) const {
   std::string R;
   for (const ScalarVar &V : S.Scalars)
     R += ", " + ScalarName.at(V.Name);
+  if (hasCoefArrays())
+    R += ", " + CoefName;
   return R;
 }
 
@@ -180,6 +186,7 @@ void Emitter::header() {
 
 /// The last lines of the header comment: how to verify and build.
 void Emitter::headerFooter() {
+  coefHeaderLine();
   for (const std::string &L : runPaths(P))
     W.line("// " + L);
   writeVerifyNote(W, P);
@@ -513,7 +520,7 @@ void Emitter::divisionHelpers() {
 // --- 6. The user's program ----------------------------------------------------------
 
 /// A symbol of an affine bound widened to 64 bits.
-static std::string wide(const std::string &Name) { return "(long)" + Name; }
+std::string codegen::wide(const std::string &Name) { return "(long)" + Name; }
 
 void Emitter::userProgram() {
   const std::string &T = Src.Text;
@@ -592,6 +599,7 @@ void Emitter::userProgram() {
     Args += ", " + L.Lower.str(wide) + ", " + L.Upper.str(wide);
   for (const ScalarVar &V : S.Scalars)
     Args += ", " + V.Name;
+  Args += coefRunArgs();
   line("  an5d_run_" + Fn + "(" + Args + ");");
   // Iterators declared before the nest end as the C loops leave them.
   std::vector<const Loop *> Loops = {&S.timeLoopAsWritten()};

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <set>
@@ -24,6 +25,10 @@ namespace an5d {
 namespace codegen {
 
 inline std::string str(int64_t V) { return std::to_string(V); }
+
+/// A symbol of an affine bound widened to 64 bits (AffineExpr::str's
+/// rename, for bounds printed in the user's program).
+std::string wide(const std::string &Name);
 
 /// The kernels' dynamic shared array. Its extern declaration has external
 /// linkage even inside a kernel, so it must not meet a global of the
@@ -139,7 +144,68 @@ private:
   /// (recorded in Divisors).
   void divisionHelpers();
   /// The __constant__ table of the update's double coefficients.
-  void coefficientTable() { writeCoefficientTable(W, Coefs); }
+  void coefficientTable() {
+    writeCoefficientTable(W, Coefs);
+    coefArrayStruct();
+  }
+
+  // Coefficient arrays (CoefArrays.cpp): read-only arrays the update reads
+  // at the cell's coordinates; they travel with the scalars as one struct.
+  bool hasCoefArrays() const { return !S.CoefArrays.empty(); }
+  /// struct an5d_coef_arrays: each array's device copy and row lengths.
+  void coefArrayStruct();
+  /// The header's line naming the coefficient arrays.
+  void coefHeaderLine();
+  /// ", an5d_coef_arrays coef_arrays" where the update reads such arrays.
+  std::string coefParams() const;
+  /// Grid dimensions (0 .. N-1) whose coordinate some coefficient read uses.
+  std::vector<unsigned> coefDims() const;
+  /// The distinct coefficient elements a cell reads (reads spelled alike
+  /// share one): the first read of each, and, for one whose element moves
+  /// with the streaming row, its delay line and the line's slot it takes
+  /// at level 1 (Line -1: the same element in every row).
+  struct CoefValue {
+    unsigned Read = 0;
+    int Line = -1;
+    int64_t Slot = 0;
+  };
+  /// Elements of one array read at several rows of one column (c[i - 1][j],
+  /// c[i + 1][j]) stream through one delay line: each row is loaded once
+  /// per thread, at row i - hi + Ahead, and moves one slot per row.
+  struct CoefLine {
+    unsigned Read = 0;   // a read of the line, its row subscript to Ahead
+    int64_t Ahead = 0;   // the largest row offset of the line's reads
+    int64_t Behind = 0;  // the smallest
+  };
+  std::vector<CoefValue> coefValues() const;
+  std::vector<CoefLine> coefLines() const;
+  /// The value a coefficient read is (index into coefValues()).
+  unsigned coefValueOf(unsigned Read) const;
+  /// Read R's element as CUDA at the coordinates Coord(g), its subscript
+  /// along the streaming iterator moved to RowOffset when given.
+  std::string coefLoad(unsigned R,
+                       const std::function<std::string(unsigned)> &Coord,
+                       std::optional<int64_t> RowOffset = std::nullopt) const;
+  /// an5d_update's parameters for them: ", float coef_v0, double coef_v1".
+  std::string coefValueParams() const;
+  /// Their arguments at level Level for the current cell: a row-dependent
+  /// value from its delay line, loaded (Level - 1) * hi rows earlier.
+  std::vector<std::string> coefValueArgs(int64_t Level) const;
+  /// Kernel K's setup for the current cell: its clamped columns, the
+  /// row-invariant values loaded once, the delay lines of the others.
+  void coefSetup(const KernelPlan &K);
+  /// Each unrolled row: the delay lines move one row down and take the
+  /// values of level 1's row (each element loaded once per thread and row,
+  /// not once per level).
+  void coefRowLoads(const KernelPlan &K);
+  /// The C type of read Read's array elements.
+  std::string coefType(unsigned Read) const;
+  /// Run function: the device copies of the coefficient arrays.
+  void coefUpload();
+  /// The user program's arguments for them: each array and its extents.
+  std::string coefRunArgs() const;
+  /// The run function's parameters for them.
+  std::string coefRunParams() const;
   void updateFunction();
   /// The two kernels of degree K.Degree: interior tiles, then edge tiles.
   void kernel(const KernelPlan &K);
@@ -503,7 +569,9 @@ private:
   /// scalarParams() and, when Checked (and Uses), the flag the helpers set.
   std::string deviceParams(bool Uses = true) const;
   /// scalarArgList() and, when Checked (and Uses), that flag.
-  std::vector<std::string> deviceArgList(bool Uses = true) const;
+  /// Level: the level computed, for coefValueArgs (coefficient arrays).
+  std::vector<std::string> deviceArgList(bool Uses = true,
+                                         int64_t Level = 0) const;
   /// Fn, or Fn<an5d_checked> when Checked (and Uses).
   std::string checkedName(const std::string &Fn, bool Uses = true) const;
   /// "template <bool an5d_checked>" before a device function, when Checked
@@ -530,8 +598,13 @@ private:
   /// Parameters and arguments of an5d_steps after grid, t_first, steps.
   std::string stepsParams() const;
   std::string stepsArgs() const;
+  /// The update's scalars as kernel parameters, then coefParams().
   std::string scalarParams() const;
-  std::string scalarArgs() const;
+  /// The user's scalars only (the run function's parameters).
+  std::string userScalarParams() const;
+  /// The arguments for scalarParams(); CoefName: the coefficient arrays'
+  /// variable at the call.
+  std::string scalarArgs(const std::string &CoefName = "coef_arrays") const;
   std::string gridList(const std::string &Type) const;
   std::string gridParams() const;
   std::string gridArgs() const;

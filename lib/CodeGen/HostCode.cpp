@@ -335,7 +335,7 @@ void Emitter::runFunction() {
   Params += ", long t_first, long t_last";
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Params += ", long " + First[Dm] + ", long " + Last[Dm];
-  Params += scalarParams();
+  Params += userScalarParams() + coefRunParams();
   if (TwoArrays) {
     W.line("// Runs Jacobi steps t_first .. t_last of the scop on the GPU: "
            "copies the arrays `host_0`");
@@ -371,6 +371,7 @@ void Emitter::runFunction() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Cells += " * " + Ext[Dm];
   W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
+  coefUpload();
   outOfCore();
   copyPlanes(Cells, /*ToDevice=*/true);
   std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
@@ -460,7 +461,7 @@ void Emitter::outOfCore() {
   Args += ", (int)chunk_first, (int)chunk_last";
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
-  Args += scalarArgs();
+  Args += scalarArgs("chunk_coefs");
   // Slabs and chunks run exact kernels: a redo would need the host's sync.
   if (fileChecks())
     Args += ", 0";
@@ -475,9 +476,18 @@ void Emitter::outOfCore() {
   W.line("// Steps on a part of the grid along " + It[0] + " (a slab, or a "
          "chunk out of core) as on a grid of");
   W.line("// its own: its planes chunk_first .. chunk_last are the interior.");
+  W.line("// chunk_origin: the grid's plane along " + It[0] + " that the "
+         "part's first plane holds.");
   W.line("const auto an5d_part = [&](" + Elem + " *chunk, long chunk_planes, "
          "long chunk_first, long chunk_last, long chunk_t, long chunk_steps, "
-         "int *chunk_swapped, int chunk_end, int chunk_part, long chunk_guard) {");
+         "int *chunk_swapped, int chunk_end, int chunk_part, long chunk_guard, "
+         "long chunk_origin) {");
+  if (hasCoefArrays()) {
+    W.line("  an5d_coef_arrays chunk_coefs = coef_arrays;");
+    W.line("  chunk_coefs.an5d_origin = chunk_origin;");
+  } else {
+    W.line("  (void)chunk_origin; // no coefficient array to place");
+  }
   if (Plans.size() > 1)
     W.line("  // The first candidate: the autotuner's trials need the whole "
            "grid on one device.");

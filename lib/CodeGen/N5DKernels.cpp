@@ -176,8 +176,13 @@ void Emitter::generalUpdateFunction() {
          param("const " + Elem + " *", "sm") + ", " + param("int", "col") +
          Own + deviceParams() + ")");
   W.open("");
+  std::vector<std::string> CoefText;
+  for (size_t R = 0; R < S.CoefReads.size(); ++R)
+    CoefText.push_back("coef_v" + str(coefValueOf(R)));
   W.line("return " +
-         printUpdate(S.Update, Reads, ScalarName, Coefs, A, Checked) + ";");
+         printUpdate(S.Update, Reads, ScalarName, Coefs, A, Checked,
+                     CoefText) +
+         ";");
   W.close();
   W.line("");
 }
@@ -409,6 +414,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            ";");
     W.line("const bool cell_stores" + cellSuffix() + " = cell_interior" +
            cellSuffix() + Stores + ";");
+    coefSetup(K);
   });
   // The emulated tests check that the host's tile ranges give each kernel
   // exactly the tiles its tests are written for.

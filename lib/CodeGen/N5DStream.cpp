@@ -166,7 +166,7 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
       C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
     }
-    for (std::string &A : deviceArgList())
+    for (std::string &A : deviceArgList(true, Level))
       C.Args.push_back(std::move(A));
     C.Writes = {regValue(valueName(), Level, RowOff)};
     Values.push_back({valueName(), C.Writes});
@@ -334,6 +334,7 @@ void Emitter::streamLoop(const KernelPlan &K) {
         load("ahead_" + str(P.Prefetch - 1) + Sfx, P.Prefetch);
       });
     }
+    coefRowLoads(K);
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)
         assocStep(K, Q, L);

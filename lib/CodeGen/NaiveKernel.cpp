@@ -87,7 +87,10 @@ void Emitter::naiveKernel() {
   // nothing for the verifier to follow.
   KernelOp &St = op(KernelOpKind::GlobalStore);
   St.Dst = "out[" + globalIndex(It[0]) + "]";
-  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs, A);
+  std::vector<std::string> CoefText;
+  for (unsigned R = 0; R < S.CoefReads.size(); ++R)
+    CoefText.push_back(coefLoad(R, [this](unsigned G) { return It[G]; }));
+  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs, A, false, CoefText);
   endKernel();
   W.close();
   W.line("");

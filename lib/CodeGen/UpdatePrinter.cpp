@@ -18,9 +18,11 @@ std::string an5d::printUpdate(const Expr &E,
                               const std::vector<std::string> &ReadText,
                               const std::map<std::string, std::string> &ScalarName,
                               const CoefficientTable &Coefs,
-                              const StencilAnalysis &A, bool Checked) {
+                              const StencilAnalysis &A, bool Checked,
+                              llvm::ArrayRef<std::string> CoefText) {
   ExprSpelling Spell;
   Spell.ReadText = ReadText;
+  Spell.CoefText = CoefText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
   Spell.DivisionHelper = [&A, Checked](const Expr &Division) {

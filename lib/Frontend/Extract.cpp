@@ -446,6 +446,7 @@ std::optional<Stencil> Extractor::run() {
   for (size_t I = 1; I < Loops.size(); ++I)
     if (!parseLoop(Loops[I], S.Space[I - 1]))
       return std::nullopt;
+  collectStencilVars(Top);
   if (!checkRectangular(Loops) || !parseAssignment(Body))
     return std::nullopt;
   if (SecondNest && !parseSecondNest())

@@ -175,9 +175,10 @@ bool Extractor::describeArray(const clang::VarDecl *V, clang::SourceRange Use) {
 }
 
 /// Fills A from V's declaration: name, form, extents and a float or double
-/// element type (reported otherwise, at Use).
+/// element type (reported otherwise, at Use, naming the array by Role).
 bool Extractor::describeArrayType(const clang::VarDecl *V,
-                                  clang::SourceRange Use, ArrayInfo &A) {
+                                  clang::SourceRange Use, ArrayInfo &A,
+                                  const char *Role) {
   A.Name = V->getName().str();
   A.DeclRange = V->getSourceRange();
   clang::QualType T = V->getType();
@@ -220,7 +221,7 @@ bool Extractor::describeArrayType(const clang::VarDecl *V,
   ScalarType Elem = scalarTypeOf(T);
   if (Elem != ScalarType::Float && Elem != ScalarType::Double) {
     D.error(Reject::ElementType, Use,
-            "the stencil array '" + A.Name + "' has elements of type '" +
+            std::string(Role) + " '" + A.Name + "' has elements of type '" +
                 T.getAsString() + "'; an5dc handles float and double");
     D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
     return false;

@@ -174,16 +174,34 @@ bool sameAccess(const Access &A, const Access &B) {
   return A.TimeBase == B.TimeBase && A.Space == B.Space;
 }
 
+/// The reads of one statement: of the stencil arrays and of coefficients.
+struct StatementReads {
+  const std::vector<Access> &Array;
+  const std::vector<CoefAccess> &Coef;
+};
+
+bool sameCoefAccess(const CoefAccess &A, const CoefAccess &B) {
+  if (A.Array != B.Array || A.Index.size() != B.Index.size())
+    return false;
+  for (size_t D = 0; D < A.Index.size(); ++D)
+    if (A.Index[D].Iter != B.Index[D].Iter ||
+        A.Index[D].Offset != B.Index[D].Offset)
+      return false;
+  return true;
+}
+
 /// The first node (pre-order) of B that differs from its counterpart in A,
 /// or null; Counterpart is then A's node.
-const Expr *firstDifference(const Expr &A, const std::vector<Access> &RA,
-                            const Expr &B, const std::vector<Access> &RB,
+const Expr *firstDifference(const Expr &A, const StatementReads &RA,
+                            const Expr &B, const StatementReads &RB,
                             const Expr *&Counterpart) {
   bool Same = A.K == B.K && A.Type == B.Type && A.Text == B.Text &&
               A.Args.size() == B.Args.size() &&
               A.ParamTypes == B.ParamTypes &&
               (A.K != Expr::Read ||
-               sameAccess(RA[A.ReadIndex], RB[B.ReadIndex]));
+               sameAccess(RA.Array[A.ReadIndex], RB.Array[B.ReadIndex])) &&
+              (A.K != Expr::CoefRead ||
+               sameCoefAccess(RA.Coef[A.ReadIndex], RB.Coef[B.ReadIndex]));
   if (!Same) {
     Counterpart = &A;
     return &B;
@@ -199,11 +217,13 @@ const Expr *firstDifference(const Expr &A, const std::vector<Access> &RA,
 
 bool Extractor::sameUpdate(const Expr &First,
                            const std::vector<Access> &FirstReads,
+                           const std::vector<CoefAccess> &FirstCoefs,
                            const Expr &Second,
                            const std::vector<Access> &SecondReads) {
   const Expr *Counterpart = nullptr;
   const Expr *Diff =
-      firstDifference(First, FirstReads, Second, SecondReads, Counterpart);
+      firstDifference(First, {FirstReads, FirstCoefs}, Second,
+                      {SecondReads, S.CoefReads}, Counterpart);
   if (!Diff)
     return true;
   const std::string &Own = S.PlaneArrays[0].Name;
@@ -275,8 +295,10 @@ bool Extractor::parseSecondNest() {
   Access FirstWrite = std::move(S.Write);
   std::vector<Access> FirstReads = std::move(S.Reads);
   Expr FirstUpdate = std::move(S.Update);
+  std::vector<CoefAccess> FirstCoefs = std::move(S.CoefReads);
   S.Write = Access();
   S.Reads.clear();
+  S.CoefReads.clear();
   StatementIndex = 1;
   if (!parseAssignment(Cur))
     return false;
@@ -288,7 +310,7 @@ bool Extractor::parseSecondNest() {
     D.note(FirstWrite.Range, "the first nest writes here");
     return false;
   }
-  if (!sameUpdate(FirstUpdate, FirstReads, S.Update, S.Reads))
+  if (!sameUpdate(FirstUpdate, FirstReads, FirstCoefs, S.Update, S.Reads))
     return false;
   S.Statements = {
       {S.PlaneArrays[1].Name, S.PlaneArrays[0].Name,
@@ -302,6 +324,7 @@ bool Extractor::parseSecondNest() {
     S.Space[I].IterDeclaredOutside |= Second[I].IterDeclaredOutside;
   S.Write = std::move(FirstWrite);
   S.Reads = std::move(FirstReads);
+  S.CoefReads = std::move(FirstCoefs);
   S.Update = std::move(FirstUpdate);
   return true;
 }

@@ -136,7 +136,8 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     D.error(Reject::UnsupportedExpr, CE->getSourceRange(),
             What + " is not supported in the update; an5dc handles + - * /, "
                    "unary minus, casts, parentheses, literals, numeric "
-                   "variables, reads of the stencil array and math calls");
+                   "variables, reads of the stencil array and of read-only "
+                   "coefficient arrays, and math calls");
     return std::nullopt;
   };
   // Ranges come from the operands: clang finds a binary operator's start by
@@ -161,6 +162,17 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     return E;
   }
   if (isa<clang::ArraySubscriptExpr>(CE)) {
+    std::vector<const clang::Expr *> Indices;
+    const clang::Expr *Base = CE;
+    while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base)) {
+      Indices.insert(Indices.begin(), Sub->getIdx());
+      Base = Sub->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *BaseRef = dyn_cast<clang::DeclRefExpr>(Base);
+    const auto *BaseVar =
+        BaseRef ? dyn_cast<clang::VarDecl>(BaseRef->getDecl()) : nullptr;
+    if (BaseVar && !StencilVars.count(BaseVar))
+      return coefRead(CE, BaseVar, Indices);
     Access A;
     if (!parseAccess(CE, A))
       return std::nullopt;

@@ -21,6 +21,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,8 @@ private:
   bool parsePlaneIndex(const clang::Expr *E, Access &A);
   bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
   bool describeArrayType(const clang::VarDecl *V, clang::SourceRange Use,
-                         ArrayInfo &A);
+                         ArrayInfo &A,
+                         const char *Role = "the stencil array");
   bool parseInPlaceAccess(const clang::Expr *E,
                           const std::vector<const clang::Expr *> &Indices,
                           Access &A);
@@ -86,6 +88,7 @@ private:
   bool sameLoops(const std::vector<const clang::ForStmt *> &Loops,
                  const std::vector<Loop> &Second);
   bool sameUpdate(const Expr &First, const std::vector<Access> &FirstReads,
+                  const std::vector<CoefAccess> &FirstCoefs,
                   const Expr &Second, const std::vector<Access> &SecondReads);
   void finishTwoArrays();
 
@@ -105,6 +108,14 @@ private:
   bool splitFlatIndex(const clang::VarDecl *V, const clang::Expr *Index,
                       std::vector<AffineExpr> &Space,
                       std::vector<AffineExpr> &Extents);
+
+  // Coefficient arrays (ExtractCoef.cpp).
+  /// Records in StencilVars every variable the region assigns (an array
+  /// element's base or a pointer) or copies into a pointer (a swap).
+  void collectStencilVars(const clang::Stmt *Region);
+  /// A read of V, which the region never assigns: a coefficient read.
+  std::optional<Expr> coefRead(const clang::Expr *E, const clang::VarDecl *V,
+                               const std::vector<const clang::Expr *> &Indices);
 
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);
@@ -136,6 +147,10 @@ private:
   std::map<std::string, const clang::VarDecl *> NamedVars;
   const clang::VarDecl *ArrayVar = nullptr;
   std::map<const clang::VarDecl *, unsigned> ScalarIndex;
+  // Variables the region writes (collectStencilVars), and each coefficient
+  // array's index in S.CoefArrays.
+  std::set<const clang::VarDecl *> StencilVars;
+  std::map<const clang::VarDecl *, unsigned> CoefIndex;
   // Two arrays in turn: the time loop's second loop nest, the statement
   // being read (0 or 1), and the variables of plane 0 (read by statement
   // 0) and plane 1 (written by it).

@@ -103,6 +103,17 @@ std::string Access::str(const std::string &Array, unsigned Skip) const {
   return S;
 }
 
+std::string CoefAccess::str(const std::string &Array) const {
+  std::string S = Array;
+  for (const Subscript &X : Index) {
+    AffineExpr E = AffineExpr::constant(X.Offset);
+    if (!X.Iter.empty())
+      E = E + AffineExpr::symbol(X.Iter);
+    S += "[" + E.str() + "]";
+  }
+  return S;
+}
+
 const char *an5d::stencilFormName(StencilForm F) {
   switch (F) {
   case StencilForm::PlaneIndex: return "one array with a plane index";
@@ -139,6 +150,11 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
   case Expr::Read:
     assert(E.ReadIndex < Spell.ReadText.size() && "a read without a text");
     Out += Spell.ReadText[E.ReadIndex];
+    return;
+  case Expr::CoefRead:
+    assert(E.ReadIndex < Spell.CoefText.size() &&
+           "a coefficient read without a text");
+    Out += Spell.CoefText[E.ReadIndex];
     return;
   case Expr::Scalar: {
     auto It = Spell.ScalarName.find(E.Text);
@@ -213,12 +229,21 @@ std::string an5d::printExprAs(const Expr &E, const ExprSpelling &Spell) {
   return Out;
 }
 
+std::vector<std::string> an5d::coefReadTexts(const Stencil &S) {
+  std::vector<std::string> Text;
+  for (const CoefAccess &C : S.CoefReads)
+    Text.push_back(C.str(S.CoefArrays[C.Array].Name));
+  return Text;
+}
+
 std::string an5d::printExpr(const Stencil &S, const Expr &E) {
   ExprSpelling Spell;
   std::vector<std::string> ReadText;
   for (const Access &R : S.Reads)
     ReadText.push_back(R.str(S.Array.Name));
   Spell.ReadText = ReadText;
+  std::vector<std::string> CoefText = coefReadTexts(S);
+  Spell.CoefText = CoefText;
   return printExprAs(E, Spell);
 }
 
@@ -280,6 +305,8 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
         ReadText.push_back(text(R));
       ExprSpelling Spell;
       Spell.ReadText = ReadText;
+      std::vector<std::string> CoefText = coefReadTexts(*this);
+      Spell.CoefText = CoefText;
       OS << "  statement " << I << ": " << text(Write) << " = "
          << printExprAs(Update, Spell) << "\n";
     }
@@ -291,5 +318,13 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
        << "\n";
   OS << "  write: " << Write.str(Array.Name) << "\n";
   OS << "  reads: " << Reads.size() << "\n";
+  for (const ArrayInfo &C : CoefArrays)
+    array("coefficient array", C);
+  if (!CoefReads.empty()) {
+    OS << "  coefficient reads:";
+    for (const std::string &T : coefReadTexts(*this))
+      OS << " " << T;
+    OS << "\n";
+  }
   OS << "  update: " << printExpr(*this, Update) << "\n";
 }

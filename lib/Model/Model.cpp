@@ -329,6 +329,12 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // the last level stores the block's tile.
   double Loads = LoadedCols * Rows.Loaded, Stores = Owned;
   R.GlobalBytes = (Loads + Stores) * Word;
+  // Coefficient arrays of the grid's dimensions: each element crosses from
+  // memory once per launch (its other levels' and neighbours' reads hit
+  // the caches); arrays of fewer dimensions stay in the caches.
+  R.GlobalBytes += Owned * double(A.CoefGridBytes);
+  // Each coefficient read: a load and its index arithmetic.
+  const double CoefInstr = 3.0 * A.CoefReadsPerCell;
 
   // Shared memory: every thread stores one value per cell, row and level
   // that feeds the next level; computed cells load their other columns.
@@ -343,7 +349,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
 
   double FpPerCell = Ops.instructions(P.Elem, P.FastMath);
   R.FlopSlots = Computed * FpPerCell;
-  R.Instructions = Computed * (FpPerCell + D.OverheadInstr) + SharedLoads +
+  R.Instructions = Computed * (FpPerCell + D.OverheadInstr + CoefInstr) +
+                   SharedLoads +
                    SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
                    Stores;
 

@@ -37,6 +37,33 @@ std::string domainString(const Stencil &S) {
   return Str + " }";
 }
 
+/// [P] -> { S[t, s...] -> c[x...] } for a coefficient read.
+std::string coefAccessString(const Stencil &S, const CoefAccess &A) {
+  std::string Str = islParams(S.Params) + " -> { " + statementTuple(S) +
+                    " -> " + islName(S.CoefArrays[A.Array].Name) + "[";
+  for (size_t D = 0; D < A.Index.size(); ++D) {
+    AffineExpr E = AffineExpr::constant(A.Index[D].Offset);
+    if (!A.Index[D].Iter.empty())
+      E = E + AffineExpr::symbol(A.Index[D].Iter);
+    Str += (D ? ", " : "") + islAffine(E);
+  }
+  return Str + "] }";
+}
+
+/// [P] -> { c[x...] : 0 <= x < extent } (unknown extents unbounded above).
+std::string coefExtentString(const Stencil &S, const ArrayInfo &A) {
+  std::string Vars, Cons;
+  for (size_t D = 0; D < A.Extents.size(); ++D) {
+    std::string X = "x" + std::to_string(D);
+    Vars += (D ? ", " : "") + X;
+    Cons += (D ? " and " : "") + std::string("0 <= ") + X;
+    if (A.Extents[D])
+      Cons += " < " + islAffine(*A.Extents[D]);
+  }
+  return islParams(S.Params) + " -> { " + islName(A.Name) + "[" + Vars +
+         "] : " + Cons + " }";
+}
+
 /// The declared extents; an unknown plane extent is taken as the 2 planes
 /// the accesses use, other unknown extents as unbounded above.
 std::string extentString(const Stencil &S, const std::string &Tuple) {
@@ -100,6 +127,11 @@ std::optional<ScopModel> an5d::buildScopModel(const Stencil &S, Diagnoser &D) {
       M.Reads.push_back(isl::map(C, Text).intersect_domain(M.Domain));
       AllReads = AllReads.unite(isl::union_map(M.Reads.back()));
     }
+    for (const CoefAccess &A : S.CoefReads)
+      M.CoefReads.push_back(
+          isl::map(C, coefAccessString(S, A)).intersect_domain(M.Domain));
+    for (const ArrayInfo &A : S.CoefArrays)
+      M.CoefExtents.push_back(isl::set(C, coefExtentString(S, A)));
     M.Schedule = isl::map(C, scheduleString(S));
     M.Extent = isl::set(C, extentString(S, M.ArrayTuple));
     // One dataflow problem per read: isl's cost grows quickly with the
@@ -138,6 +170,14 @@ void ScopModel::dump(llvm::raw_ostream &OS) const {
   for (const isl::map &R : Reads)
     OS << "    " << islStr(R) << "\n";
   OS << "  extent: " << islStr(Extent) << "\n";
+  if (!CoefReads.empty()) {
+    OS << "  coefficient reads:\n";
+    for (const isl::map &R : CoefReads)
+      OS << "    " << islStr(R) << "\n";
+    OS << "  coefficient extents:\n";
+    for (const isl::set &E : CoefExtents)
+      OS << "    " << islStr(E) << "\n";
+  }
   OS << "  flow: " << islStr(Flow) << "\n";
   OS << "  flow distances: " << islStr(Flow.deltas().coalesce()) << "\n";
   OS << "  same-step conflicts: " << islStr(SameStepConflicts) << "\n";

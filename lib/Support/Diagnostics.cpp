@@ -28,6 +28,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::TooDeep: return "too-deep";
   case Reject::TurnMismatch: return "two-arrays-mismatch";
   case Reject::SeveralFields: return "several-fields";
+  case Reject::CoefficientIndex: return "coefficient-index";
   case Reject::Internal: return "internal";
   }
   return "unknown";

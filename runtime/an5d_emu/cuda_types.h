@@ -149,6 +149,10 @@ enum cudaError_t {
 };
 typedef cudaError_t cudaError;
 
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+};
+
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,

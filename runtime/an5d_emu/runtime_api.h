@@ -151,6 +151,14 @@ inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned = 1) {
   return cudaMalloc(ptr, size);
 }
 
+// Placement hints for managed memory: nothing to place in the emulation.
+inline cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, int) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t = 0) {
+  return cudaSuccess;
+}
+
 // Waits for all queued work, as CUDA's does.
 inline cudaError_t cudaFree(void* p) {
   if (!p) return cudaSuccess;

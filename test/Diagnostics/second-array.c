@@ -1,5 +1,6 @@
 // RUN: not %an5dc %s --dump=stencil 2>&1 | FileCheck %s
-// Reads of another array.
+// Reads of another array at the time step: only the one array's planes
+// may depend on it (an array the scop only reads is a coefficient array).
 
 void run(int T, int n, float (*A)[n][n], float (*B)[n][n]) {
 #pragma scop
@@ -10,4 +11,5 @@ void run(int T, int n, float (*A)[n][n], float (*B)[n][n]) {
 #pragma endscop
 }
 
-// CHECK: second-array.c:9:49: error: reads array 'B', but the stencil writes 'A'{{.*}} [multiple-arrays]
+// CHECK: second-array.c:10:51: error: reads 'B', which the scop does not write, at a subscript that depends on the time step; {{.*}} [coefficient-index]
+// CHECK: second-array.c:5:42: note: 'B' is declared here

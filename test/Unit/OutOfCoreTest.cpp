@@ -77,8 +77,10 @@ struct ModelOps {
       Cell[Read ^ 1][P - Base] = {P, boundary(P) ? 0 : -2}; // interior: don't care
     }
   }
-  void run_launch(int J, long First, long Last, int Part, long Guard) {
+  void run_launch(int J, long First, long Last, int Part, long Guard,
+                  long Origin) {
     ++Launches;
+    EXPECT_EQ(Origin, Base); // window plane 0 holds grid plane Base
     const long D = L[J].degree;
     const int In = Read ^ (J & 1);
     const long From = Part == AN5D_PART_FROM ? First + Guard : First;

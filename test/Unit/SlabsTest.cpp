@@ -174,7 +174,10 @@ void expectSlabsAsPlainLoop(const Stencil &St, long Planes, long Gpus, long Bt, 
       Grid.data(), Grid.data() + Planes * Cells, Planes, Cells, First, Last, St.Lo, St.Hi, Bt,
       /*shift=*/1, an5d_plane_box{Cells, 0, 1, 0, Cells}, 5, Steps,
       [&](double *Part, long Rows, long F, long L, long T, long N, int *Swapped, int End,
-          int Which, long Guard) {
+          int Which, long Guard, long Origin) {
+        // The slab's first plane is a grid plane at or below its interior.
+        EXPECT_GE(Origin, 0);
+        EXPECT_LE(Origin + F, Last);
         // The slab's buffer is device memory: the emulation's is the host's.
         EXPECT_GE(F, 0);
         EXPECT_LT(L, Rows);
@@ -261,7 +264,7 @@ TEST(SlabsTest, RunsAsThePlainLoopWithOneSidedReach) {
 
 TEST(SlabsTest, OneSlabLeavesItToTheOneGpuPath) {
   std::vector<double> Grid(2 * 20 * 2, 1.0);
-  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long) { return N; };
+  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long, long) { return N; };
   unsetenv("AN5D_GPUS");
   EXPECT_EQ(an5d_slabs(Grid.data(), Grid.data() + 40, 20, 2, 1, 18, 1, 1, 2, 1, an5d_plane_box{2, 0, 1, 0, 2}, 0, 4, Run), 0);
   ScopedEnv E("AN5D_GPUS", "1");
@@ -271,7 +274,7 @@ TEST(SlabsTest, OneSlabLeavesItToTheOneGpuPath) {
 
 TEST(SlabsTest, RefusesSlabsOverTheBudget) {
   std::vector<double> Grid(2 * 60 * 4, 1.0);
-  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long) { return N; };
+  auto Run = [](double *, long, long, long, long, long N, int *, int, int, long, long) { return N; };
   ScopedEnv E("AN5D_GPUS", "3");
   ScopedEnv M("AN5D_DEVICE_MEMORY", "1K");
   EXPECT_EXIT(an5d_slabs(Grid.data(), Grid.data() + 240, 60, 4, 1, 58, 1, 1, 2, 1, an5d_plane_box{4, 0, 1, 0, 4}, 0, 4, Run),

@@ -1,0 +1,201 @@
+//===- ExtractCoef.cpp - Read-only coefficient arrays ---------------------===//
+//
+// An array the region reads and never writes is a coefficient array: a
+// variable coefficient of the update (c[i][j] * A[t % 2][i][j], w[j]). Its
+// subscripts are spatial iterators plus constants, so that every cell reads
+// it at a fixed offset from itself; the device keeps a read-only copy.
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+using clang::isa;
+
+namespace {
+
+/// The variable an lvalue names: the base of an element access
+/// ('A[..][..]', '*p') or the variable itself.
+const clang::VarDecl *assignedVar(const clang::Expr *E) {
+  for (;;) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(E)) {
+      E = Sub->getBase();
+      continue;
+    }
+    if (const auto *U = dyn_cast<clang::UnaryOperator>(E))
+      if (U->getOpcode() == clang::UO_Deref) {
+        E = U->getSubExpr();
+        continue;
+      }
+    break;
+  }
+  const auto *Ref = dyn_cast<clang::DeclRefExpr>(E);
+  return Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// True when E multiplies two operands that are not constants: a flat
+/// index 'i * m + j'.
+bool multipliesVariables(const clang::Expr *E, clang::ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(E)) {
+    if (B->getOpcode() == clang::BO_Mul &&
+        !B->getLHS()->isIntegerConstantExpr(Ctx) &&
+        !B->getRHS()->isIntegerConstantExpr(Ctx))
+      return true;
+    return multipliesVariables(B->getLHS(), Ctx) ||
+           multipliesVariables(B->getRHS(), Ctx);
+  }
+  return false;
+}
+
+/// A variable E reads whose declaration is Var.
+bool mentions(const clang::Stmt *E, const clang::VarDecl *Var) {
+  if (!E || !Var)
+    return false;
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E))
+    if (Ref->getDecl() == Var)
+      return true;
+  for (const clang::Stmt *Child : E->children())
+    if (mentions(Child, Var))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void Extractor::collectStencilVars(const clang::Stmt *Region) {
+  if (!Region)
+    return;
+  auto pointerCopy = [&](const clang::Expr *From) {
+    if (const clang::VarDecl *V = assignedVar(From))
+      if (V->getType()->isPointerType() || V->getType()->isArrayType())
+        StencilVars.insert(V);
+  };
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(Region)) {
+    if (B->isAssignmentOp()) {
+      if (const clang::VarDecl *V = assignedVar(B->getLHS())) {
+        StencilVars.insert(V);
+        // 'in = out': both pointers of a swap hold the planes.
+        if (V->getType()->isPointerType())
+          pointerCopy(B->getRHS());
+      }
+    }
+  } else if (const auto *U = dyn_cast<clang::UnaryOperator>(Region)) {
+    if (U->isIncrementDecrementOp())
+      if (const clang::VarDecl *V = assignedVar(U->getSubExpr()))
+        StencilVars.insert(V);
+  } else if (const auto *DS = dyn_cast<clang::DeclStmt>(Region)) {
+    // 'float *tmp = in;' inside the loop.
+    for (const clang::Decl *Dc : DS->decls())
+      if (const auto *V = dyn_cast<clang::VarDecl>(Dc))
+        if (V->getType()->isPointerType() && V->getInit()) {
+          StencilVars.insert(V);
+          pointerCopy(V->getInit());
+        }
+  }
+  for (const clang::Stmt *Child : Region->children())
+    collectStencilVars(Child);
+}
+
+std::optional<Expr>
+Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
+                    const std::vector<const clang::Expr *> &Indices) {
+  unsigned Index = 0;
+  auto Known = CoefIndex.find(V);
+  if (Known != CoefIndex.end()) {
+    Index = Known->second;
+  } else {
+    ArrayInfo Info;
+    if (!describeArrayType(V, E->getSourceRange(), Info,
+                           "the coefficient array"))
+      return std::nullopt;
+    auto [Named, Inserted] = NamedVars.emplace(Info.Name, V);
+    if (!Inserted && Named->second != V) {
+      D.error(Reject::UnsupportedExpr, E->getSourceRange(),
+              "two different variables are named '" + Info.Name +
+                  "' in the scop; rename one of them");
+      return std::nullopt;
+    }
+    Index = S.CoefArrays.size();
+    CoefIndex.emplace(V, Index);
+    S.CoefArrays.push_back(std::move(Info));
+  }
+  const ArrayInfo &Info = S.CoefArrays[Index];
+  const std::string &Name = Info.Name;
+  if (Indices.size() != Info.Extents.size()) {
+    D.error(Reject::Dimensionality, E->getSourceRange(),
+            "the coefficient array '" + Name + "' has " +
+                std::to_string(Info.Extents.size()) +
+                " dimensions and is read with " +
+                std::to_string(Indices.size()) +
+                " subscripts; read one element, one subscript per dimension");
+    D.note(Info.DeclRange, "'" + Name + "' is declared here");
+    return std::nullopt;
+  }
+  CoefAccess A;
+  A.Array = Index;
+  A.Range = E->getSourceRange();
+  const clang::VarDecl *TimeVar = nullptr;
+  for (const auto &[Var, Iter] : Iterators)
+    if (Iter == S.Time.Iter)
+      TimeVar = Var;
+  for (const clang::Expr *I : Indices) {
+    if (mentions(I, TimeVar)) {
+      D.error(Reject::CoefficientIndex, I->getSourceRange(),
+              "reads '" + Name + "', which the scop does not write, at a "
+              "subscript that depends on the time step; an array the scop "
+              "only reads is a coefficient array, read at spatial loop "
+              "iterators plus constants, and several fields updated in one "
+              "time step are not accepted yet");
+      D.note(Info.DeclRange, "'" + Name + "' is declared here");
+      return std::nullopt;
+    }
+    if (Indices.size() == 1 && S.Space.size() > 1 &&
+        multipliesVariables(I, Ctx)) {
+      D.error(Reject::CoefficientIndex, I->getSourceRange(),
+              "the coefficient array '" + Name + "' is read with one flat "
+              "subscript; an5dc reads coefficient arrays with one subscript "
+              "per dimension: declare it as a pointer to rows, as "
+              "'const " + elemTypeName(Info.Elem) + " (*" + Name +
+                  ")[m]', and read '" + Name + "[i][j]'");
+      return std::nullopt;
+    }
+    std::optional<AffineExpr> X = toAffine(I);
+    if (!X)
+      return std::nullopt;
+    CoefAccess::Subscript Sub;
+    Sub.Offset = X->Constant;
+    for (const auto &[Symbol, Coeff] : X->Coeffs) {
+      bool Spatial = false;
+      for (const Loop &L : S.Space)
+        Spatial = Spatial || L.Iter == Symbol;
+      if (Spatial && Coeff == 1 && Sub.Iter.empty()) {
+        Sub.Iter = Symbol;
+        continue;
+      }
+      std::string Why =
+          Symbol == S.Time.Iter
+              ? "; a coefficient that changes with the time step is not "
+                "accepted yet"
+          : !Spatial ? "; '" + Symbol + "' is not a spatial loop iterator"
+                     : "";
+      D.error(Reject::CoefficientIndex, I->getSourceRange(),
+              "the coefficient array '" + Name + "' is read at '" + X->str() +
+                  "'; each subscript of a coefficient array must be a "
+                  "spatial loop iterator plus a constant, as '" +
+                  S.Space.back().Iter + " + 1', or a constant" + Why);
+      return std::nullopt;
+    }
+    A.Index.push_back(std::move(Sub));
+  }
+  Expr R;
+  R.K = Expr::CoefRead;
+  R.Type = Info.Elem == ElemType::Float ? ScalarType::Float
+                                        : ScalarType::Double;
+  R.Range = A.Range;
+  R.ReadIndex = S.CoefReads.size();
+  S.CoefReads.push_back(std::move(A));
+  return R;
+}
