@@ -85,6 +85,8 @@ struct StencilAnalysis {
   /// distinct elements each cell reads from them.
   unsigned CoefArrays = 0;
   unsigned CoefReadsPerCell = 0;
+  /// The update reads the time step (as a value, or an array indexed by it).
+  bool ReadsTime = false;
   /// Bytes per cell of the coefficient arrays with the grid's dimensions
   /// (those whose elements come from memory, not the caches; the model).
   unsigned CoefGridBytes = 0;

@@ -139,12 +139,14 @@ void writeCoefficientTable(CodeWriter &W, const CoefficientTable &T);
 /// C computes (sqrt(float) is double in C). A's divisions by a constant
 /// call their exact helper (helperDivisor); Checked calls its checked form
 /// (writeDivisionHelpers), which records a value outside the proved range in
-/// the caller's an5d_unproved. Coefficient reads print as CoefText[index].
+/// the caller's an5d_unproved. Coefficient reads print as CoefText[index],
+/// the time step as a value as TimeText.
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
                         const std::map<std::string, std::string> &ScalarName,
                         const CoefficientTable &Coefs,
                         const StencilAnalysis &A, bool Checked = false,
-                        llvm::ArrayRef<std::string> CoefText = {});
+                        llvm::ArrayRef<std::string> CoefText = {},
+                        const std::string &TimeText = "");
 
 /// A power-of-ten tolerance as the generated code spells it: "1e-4".
 std::string toleranceLiteral(double Tolerance);

@@ -30,7 +30,8 @@ struct ScopModel {
   // when it is the first); later stages check such a relation once.
   std::vector<unsigned> SameAccessAs;
   // [P] -> { S[t, s0, s1] -> c[...] }, one per Stencil::CoefReads entry
-  // (c: the coefficient array's tuple), domain-restricted
+  // (c: the coefficient array's tuple), domain-restricted; a read indexed
+  // by the time step: [P] -> { T[t] -> c[...] : t in the written loop }
   std::vector<isl::map> CoefReads;
   // [P] -> { c[x0, ...] : within the declared extents }, one per
   // Stencil::CoefArrays entry (an unknown extent: unbounded above)

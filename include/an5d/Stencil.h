@@ -115,6 +115,9 @@ struct ScalarVar {
 /// spatial iterator plus a constant, or a constant.
 struct CoefAccess {
   unsigned Array = 0; // index into Stencil::CoefArrays
+  /// Its subscripts name the time loop's iterator (as written) and no
+  /// spatial one: one element per time step for every cell (src[t]).
+  bool TimeIndexed = false;
   /// One per dimension of the array: Iter (a spatial iterator's name, ""
   /// for a constant subscript) plus Offset.
   struct Subscript {
@@ -130,8 +133,9 @@ struct CoefAccess {
 /// The update expression as a tree. Every node records its C type so the
 /// emitter can reproduce C's arithmetic (e.g. sqrt on a float argument).
 struct Expr {
-  enum Kind { Read, CoefRead, Scalar, Literal, Paren, Unary, Binary, Call,
-              Cast };
+  /// Time: the time loop's iterator as a value (its step as written).
+  enum Kind { Read, CoefRead, Time, Scalar, Literal, Paren, Unary, Binary,
+              Call, Cast };
   Kind K = Literal;
   ScalarType Type = ScalarType::Double;
   /// Literal: its spelling; Scalar: the name; Unary/Binary: the operator;
@@ -203,6 +207,10 @@ struct Stencil {
   /// first appearance.
   std::vector<ArrayInfo> CoefArrays;
   std::vector<CoefAccess> CoefReads;
+  /// The update reads the time loop's iterator as a value (of TimeType);
+  /// arrays read at it are CoefReads (TimeIndexed).
+  bool ReadsTime = false;
+  ScalarType TimeType = ScalarType::Int;
   Expr Update;
   clang::SourceRange ScopRange;  // from '#pragma scop' to '#pragma endscop'
   clang::SourceRange NestRange;  // the time loop statement
@@ -234,6 +242,8 @@ struct ExprSpelling {
   llvm::ArrayRef<std::string> ReadText;
   /// Per coefficient read index (Stencil::CoefReads).
   llvm::ArrayRef<std::string> CoefText;
+  /// The time loop's iterator as a value ("" prints its name).
+  std::string TimeText;
   std::map<std::string, std::string> ScalarName; // renamed scalars
   /// Give each call argument whose type differs from the parameter's an
   /// explicit cast, so C++ overloads compute what C computes.

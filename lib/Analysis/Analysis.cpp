@@ -404,13 +404,16 @@ void Analyzer::classify() {
   for (const auto &O : A.ReadOffsets)
     Plane.push_back(O[0]);
   A.CoefArrays = S.CoefArrays.size();
+  A.ReadsTime = S.ReadsTime;
+  for (const CoefAccess &R : S.CoefReads)
+    A.ReadsTime = A.ReadsTime || R.TimeIndexed;
   std::vector<std::string> CoefTexts = coefReadTexts(S);
   std::set<std::string> CoefCells(CoefTexts.begin(), CoefTexts.end());
   A.CoefReadsPerCell = CoefCells.size();
   for (const ArrayInfo &C : S.CoefArrays)
     if (C.Extents.size() == S.numSpaceDims() - S.VirtualDims)
       A.CoefGridBytes += elemTypeBytes(C.Elem);
-  if (S.CoefReads.empty())
+  if (S.CoefReads.empty() && !S.ReadsTime)
     A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
 }
 
@@ -689,7 +692,9 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
       OS << ", then " << Associative->OuterOp << " a constant factor";
     OS << ")\n";
   } else {
-    OS << (CoefArrays ? "no (reads coefficient arrays)\n" : "no\n");
+    OS << (CoefArrays ? "no (reads coefficient arrays)\n"
+           : ReadsTime ? "no (reads the time step)\n"
+                       : "no\n");
   }
   if (CoefArrays)
     OS << "  coefficient arrays: " << CoefArrays << " (" << CoefReadsPerCell

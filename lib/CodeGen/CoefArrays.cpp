@@ -32,7 +32,7 @@ std::string extentMember(const ArrayInfo &A, size_t Dim) {
 } // namespace
 
 void Emitter::coefArrayStruct() {
-  if (!hasCoefArrays())
+  if (!passesCoefStruct())
     return;
   W.line("// The coefficient arrays the update reads: read-only device "
          "copies (an5d_coef_copy) and");
@@ -49,12 +49,42 @@ void Emitter::coefArrayStruct() {
              "];");
   }
   W.line("  long an5d_origin;");
+  if (S.Form == StencilForm::PointerSwap)
+    W.line("  long an5d_time_first; // the time loop's first step as written");
+  W.line("  long an5d_step; // the step the launch's level 1 computes");
   W.line("};");
+  W.line("");
+  std::string Step;
+  switch (S.Form) {
+  case StencilForm::TwoArrays:
+    Step = "step >= 0 ? step / 2 : -((1 - step) / 2); // two steps per "
+           "iteration";
+    break;
+  case StencilForm::PointerSwap:
+    Step = "step + c.an5d_time_first;";
+    break;
+  default:
+    Step = "step;";
+  }
+  W.line("// The time loop's iterator as the C program has it at device step "
+         "`step`.");
+  W.line("__host__ __device__ __forceinline__ long an5d_time_of(const "
+         "an5d_coef_arrays &c, long step)");
+  W.open("");
+  if (S.Form != StencilForm::PointerSwap)
+    W.line("(void)c;");
+  W.line("return " + Step);
+  W.close();
   W.line("");
 }
 
+std::string Emitter::timeAt(int64_t Level) const {
+  return "an5d_time_of(coef_arrays, coef_arrays.an5d_step" +
+         (Level > 1 ? " + " + str(Level - 1) : std::string()) + ")";
+}
+
 void Emitter::coefHeaderLine() {
-  if (!hasCoefArrays())
+  if (!passesCoefStruct())
     return;
   std::string List;
   for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
@@ -70,14 +100,14 @@ void Emitter::coefHeaderLine() {
 }
 
 std::string Emitter::coefParams() const {
-  return hasCoefArrays() ? ", an5d_coef_arrays coef_arrays" : "";
+  return passesCoefStruct() ? ", an5d_coef_arrays coef_arrays" : "";
 }
 
 std::vector<unsigned> Emitter::coefDims() const {
   std::vector<unsigned> Dims;
   for (const CoefAccess &R : S.CoefReads)
     for (const CoefAccess::Subscript &X : R.Index)
-      if (!X.Iter.empty()) {
+      if (!X.Iter.empty() && X.Iter != S.Time.Iter) {
         unsigned G = gridDimOf(S, X.Iter);
         if (std::find(Dims.begin(), Dims.end(), G) == Dims.end())
           Dims.push_back(G);
@@ -147,6 +177,7 @@ std::vector<Emitter::CoefValue> Emitter::coefValues() const {
       continue;
     CoefValue V;
     V.Read = R;
+    V.PerStep = S.CoefReads[R].TimeIndexed;
     for (unsigned L = 0; L < Lines.size(); ++L)
       if (lineKey(S, Lines[L].Read) == lineKey(S, R)) {
         int Row = rowSubscript(S, S.CoefReads[R]);
@@ -174,6 +205,8 @@ std::string Emitter::coefValueParams() const {
   std::vector<CoefValue> Values = coefValues();
   for (unsigned V = 0; V < Values.size(); ++V)
     R += ", " + coefType(Values[V].Read) + " coef_v" + str(V);
+  if (S.ReadsTime)
+    R += std::string(", ") + scalarTypeName(S.TimeType) + " an5d_time";
   return R;
 }
 
@@ -193,16 +226,23 @@ std::vector<std::string> Emitter::coefValueArgs(int64_t Level) const {
   std::vector<std::string> Args;
   for (const CoefValue &V : coefValues()) {
     assert(Level >= 1 && "coefficient values are read by levels 1 .. D");
+    if (V.PerStep) {
+      Args.push_back(coefLoad(V.Read, nullptr, std::nullopt, timeAt(Level)));
+      continue;
+    }
     Args.push_back((V.Line >= 0
                         ? coefSlot(V.Line, (Level - 1) * P.Hi[0] + V.Slot)
                         : "coef_v" + str(coefValueOf(V.Read))) +
                    cellSuffix());
   }
+  if (S.ReadsTime)
+    Args.push_back(std::string("(") + scalarTypeName(S.TimeType) + ")" +
+                   timeAt(Level));
   return Args;
 }
 
 void Emitter::coefSetup(const KernelPlan &K) {
-  if (!hasCoefArrays())
+  if (!passesCoefStruct())
     return;
   // A thread's cells differ along dimension 1 only (cellIt).
   for (unsigned G : coefDims())
@@ -214,7 +254,7 @@ void Emitter::coefSetup(const KernelPlan &K) {
   std::vector<std::string> Text = coefReadTexts(S);
   std::vector<CoefValue> Values = coefValues();
   for (unsigned V = 0; V < Values.size(); ++V)
-    if (Values[V].Line < 0)
+    if (Values[V].Line < 0 && !Values[V].PerStep)
       W.line("const " + coefType(Values[V].Read) + " coef_v" + str(V) +
              cellSuffix() + " = " + coefLoad(Values[V].Read, Coord) +
              "; // " + Text[Values[V].Read] + ", the same in every row");
@@ -270,14 +310,18 @@ std::string Emitter::coefType(unsigned Read) const {
 std::string
 Emitter::coefLoad(unsigned Read,
                   const std::function<std::string(unsigned)> &Coord,
-                  std::optional<int64_t> RowOffset) const {
+                  std::optional<int64_t> RowOffset,
+                  const std::string &Time) const {
   const CoefAccess &R = S.CoefReads[Read];
   const ArrayInfo &C = S.CoefArrays[R.Array];
   std::string Index;
   for (size_t D = 0; D < R.Index.size(); ++D) {
     const CoefAccess::Subscript &X = R.Index[D];
     std::string At = str(X.Offset);
-    if (!X.Iter.empty()) {
+    if (X.Iter == S.Time.Iter) {
+      assert(!Time.empty() && "a read at the time step needs the step");
+      At = plus("(" + Time + ")", X.Offset);
+    } else if (!X.Iter.empty()) {
       unsigned G = gridDimOf(S, X.Iter);
       std::string Base = Coord(G);
       if (G == 0)
@@ -295,6 +339,8 @@ Emitter::coefLoad(unsigned Read,
 
 std::string Emitter::coefRunParams() const {
   std::string R;
+  if (passesCoefStruct() && S.Form == StencilForm::PointerSwap)
+    R += ", long time_first";
   for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
     const ArrayInfo &C = S.CoefArrays[K];
     R += ", const " + std::string(elemTypeName(C.Elem)) + " *coef_host" +
@@ -307,6 +353,8 @@ std::string Emitter::coefRunParams() const {
 
 std::string Emitter::coefRunArgs() const {
   std::string R;
+  if (passesCoefStruct() && S.Form == StencilForm::PointerSwap)
+    R += ", (long)(" + S.WrittenTime.Lower.str(wide) + ")";
   for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
     const ArrayInfo &C = S.CoefArrays[K];
     std::string Zeros;
@@ -324,7 +372,9 @@ std::string Emitter::coefRunArgs() const {
         continue;
       const CoefAccess::Subscript &X = A.Index[0];
       AffineExpr Top = AffineExpr::constant(X.Offset + 1);
-      if (!X.Iter.empty())
+      if (X.Iter == S.Time.Iter)
+        Top = Top + S.timeLoopAsWritten().Upper;
+      else if (!X.Iter.empty())
         Top = Top + S.Space[gridDimOf(S, X.Iter)].Upper;
       auto [It, New] = Highest.emplace(Top.Coeffs, Top.Constant);
       if (!New)
@@ -345,7 +395,7 @@ std::string Emitter::coefRunArgs() const {
 }
 
 void Emitter::coefUpload() {
-  if (!hasCoefArrays())
+  if (!passesCoefStruct())
     return;
   W.line("// The coefficient arrays on the device (read-only; freed on "
          "return).");
@@ -369,4 +419,7 @@ void Emitter::coefUpload() {
              "_" + str(D) + ";");
   }
   W.line("coef_arrays.an5d_origin = 0;");
+  if (S.Form == StencilForm::PointerSwap)
+    W.line("coef_arrays.an5d_time_first = time_first;");
+  W.line("coef_arrays.an5d_step = t_first; // each launch sets its own");
 }

@@ -51,7 +51,7 @@ std::string Emitter::scalarArgs(const std::string &CoefName) const {
   std::string R;
   for (const ScalarVar &V : S.Scalars)
     R += ", " + ScalarName.at(V.Name);
-  if (hasCoefArrays())
+  if (passesCoefStruct())
     R += ", " + CoefName;
   return R;
 }

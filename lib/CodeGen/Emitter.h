@@ -151,7 +151,14 @@ private:
 
   // Coefficient arrays (CoefArrays.cpp): read-only arrays the update reads
   // at the cell's coordinates; they travel with the scalars as one struct.
-  bool hasCoefArrays() const { return !S.CoefArrays.empty(); }
+  /// The update reads coefficient arrays or the time step: the struct
+  /// an5d_coef_arrays (with the launch's step) travels with the scalars.
+  bool passesCoefStruct() const {
+    return !S.CoefArrays.empty() || S.ReadsTime;
+  }
+  /// The time step as written at level Level of the current launch (0: the
+  /// naive kernel's one step), a device expression.
+  std::string timeAt(int64_t Level) const;
   /// struct an5d_coef_arrays: each array's device copy and row lengths.
   void coefArrayStruct();
   /// The header's line naming the coefficient arrays.
@@ -168,6 +175,7 @@ private:
     unsigned Read = 0;
     int Line = -1;
     int64_t Slot = 0;
+    bool PerStep = false; // indexed by the time step: loaded per level
   };
   /// Elements of one array read at several rows of one column (c[i - 1][j],
   /// c[i + 1][j]) stream through one delay line: each row is loaded once
@@ -185,7 +193,8 @@ private:
   /// along the streaming iterator moved to RowOffset when given.
   std::string coefLoad(unsigned R,
                        const std::function<std::string(unsigned)> &Coord,
-                       std::optional<int64_t> RowOffset = std::nullopt) const;
+                       std::optional<int64_t> RowOffset = std::nullopt,
+                       const std::string &Time = "") const;
   /// an5d_update's parameters for them: ", float coef_v0, double coef_v1".
   std::string coefValueParams() const;
   /// Their arguments at level Level for the current cell: a row-dependent

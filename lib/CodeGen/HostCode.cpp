@@ -229,6 +229,8 @@ void Emitter::stepsFunction() {
     W.line("return 0; // these launches run whole, with the edges");
     W.dedent();
     W.open("for (long launch = 0; launch < steps; ++launch)");
+    if (passesCoefStruct())
+      W.line("coef_arrays.an5d_step = t_first + launch;");
     W.line("an5d_launch_naive(grid, in_plane" + Args + ");");
     W.line("in_plane ^= 1;");
     W.close();
@@ -258,6 +260,8 @@ void Emitter::stepsFunction() {
     W.open("for (long launch = 0; launch < launches; ++launch)");
     W.line("const int degree = launch < schedule.full ? AN5D_BT : "
            "schedule.tail[launch - schedule.full];");
+    if (passesCoefStruct())
+      W.line("coef_arrays.an5d_step = step; // the step of level 1");
     W.line(Checked ? "if (launch >= from && launch_part >= 0)"
                    : "if (launch_part >= 0)");
     W.indent();
@@ -482,7 +486,7 @@ void Emitter::outOfCore() {
          "long chunk_first, long chunk_last, long chunk_t, long chunk_steps, "
          "int *chunk_swapped, int chunk_end, int chunk_part, long chunk_guard, "
          "long chunk_origin) {");
-  if (hasCoefArrays()) {
+  if (passesCoefStruct()) {
     W.line("  an5d_coef_arrays chunk_coefs = coef_arrays;");
     W.line("  chunk_coefs.an5d_origin = chunk_origin;");
   } else {

@@ -181,7 +181,7 @@ void Emitter::generalUpdateFunction() {
     CoefText.push_back("coef_v" + str(coefValueOf(R)));
   W.line("return " +
          printUpdate(S.Update, Reads, ScalarName, Coefs, A, Checked,
-                     CoefText) +
+                     CoefText, "an5d_time") +
          ";");
   W.close();
   W.line("");

@@ -89,8 +89,11 @@ void Emitter::naiveKernel() {
   St.Dst = "out[" + globalIndex(It[0]) + "]";
   std::vector<std::string> CoefText;
   for (unsigned R = 0; R < S.CoefReads.size(); ++R)
-    CoefText.push_back(coefLoad(R, [this](unsigned G) { return It[G]; }));
-  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs, A, false, CoefText);
+    CoefText.push_back(coefLoad(R, [this](unsigned G) { return It[G]; },
+                                std::nullopt, timeAt(1)));
+  St.Src = printUpdate(S.Update, Reads, ScalarName, Coefs, A, false, CoefText,
+                       std::string("(") + scalarTypeName(S.TimeType) + ")" +
+                           timeAt(1));
   endKernel();
   W.close();
   W.line("");

@@ -19,10 +19,12 @@ std::string an5d::printUpdate(const Expr &E,
                               const std::map<std::string, std::string> &ScalarName,
                               const CoefficientTable &Coefs,
                               const StencilAnalysis &A, bool Checked,
-                              llvm::ArrayRef<std::string> CoefText) {
+                              llvm::ArrayRef<std::string> CoefText,
+                              const std::string &TimeText) {
   ExprSpelling Spell;
   Spell.ReadText = ReadText;
   Spell.CoefText = CoefText;
+  Spell.TimeText = TimeText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
   Spell.DivisionHelper = [&A, Checked](const Expr &Division) {

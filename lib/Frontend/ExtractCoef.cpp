@@ -50,15 +50,19 @@ bool multipliesVariables(const clang::Expr *E, clang::ASTContext &Ctx) {
   return false;
 }
 
-/// A variable E reads whose declaration is Var.
-bool mentions(const clang::Stmt *E, const clang::VarDecl *Var) {
+/// E reads Var and selects with '%' or '&' somewhere: a plane index
+/// ('B[t % 2]'), not an affine subscript.
+bool selectsPlane(const clang::Stmt *E, const clang::VarDecl *Var,
+                  bool Under = false) {
   if (!E || !Var)
     return false;
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(E))
+    Under = Under || B->getOpcode() == clang::BO_Rem ||
+            B->getOpcode() == clang::BO_And;
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E))
-    if (Ref->getDecl() == Var)
-      return true;
+    return Under && Ref->getDecl() == Var;
   for (const clang::Stmt *Child : E->children())
-    if (mentions(Child, Var))
+    if (selectsPlane(Child, Var, Under))
       return true;
   return false;
 }
@@ -142,13 +146,13 @@ Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
     if (Iter == S.Time.Iter)
       TimeVar = Var;
   for (const clang::Expr *I : Indices) {
-    if (mentions(I, TimeVar)) {
+    if (selectsPlane(I, TimeVar)) {
       D.error(Reject::CoefficientIndex, I->getSourceRange(),
               "reads '" + Name + "', which the scop does not write, at a "
-              "subscript that depends on the time step; an array the scop "
-              "only reads is a coefficient array, read at spatial loop "
-              "iterators plus constants, and several fields updated in one "
-              "time step are not accepted yet");
+              "plane of the time step; an array the scop only reads is a "
+              "coefficient array, read at loop iterators plus constants, "
+              "and several fields updated in one time step are not "
+              "accepted yet");
       D.note(Info.DeclRange, "'" + Name + "' is declared here");
       return std::nullopt;
     }
@@ -171,25 +175,42 @@ Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
       bool Spatial = false;
       for (const Loop &L : S.Space)
         Spatial = Spatial || L.Iter == Symbol;
-      if (Spatial && Coeff == 1 && Sub.Iter.empty()) {
+      bool Time = Symbol == S.Time.Iter;
+      if ((Spatial || Time) && Coeff == 1 && Sub.Iter.empty()) {
         Sub.Iter = Symbol;
         continue;
       }
-      std::string Why =
-          Symbol == S.Time.Iter
-              ? "; a coefficient that changes with the time step is not "
-                "accepted yet"
-          : !Spatial ? "; '" + Symbol + "' is not a spatial loop iterator"
-                     : "";
       D.error(Reject::CoefficientIndex, I->getSourceRange(),
               "the coefficient array '" + Name + "' is read at '" + X->str() +
                   "'; each subscript of a coefficient array must be a "
-                  "spatial loop iterator plus a constant, as '" +
-                  S.Space.back().Iter + " + 1', or a constant" + Why);
+                  "loop iterator plus a constant, as '" +
+                  S.Space.back().Iter + " + 1' or '" + S.Time.Iter +
+                  "', or a constant" +
+                  (!Spatial && !Time ? "; '" + Symbol +
+                                           "' is not a loop iterator"
+                                     : std::string()));
       return std::nullopt;
     }
     A.Index.push_back(std::move(Sub));
   }
+  // An element per time step for every cell (src[t]), or per cell for every
+  // step (c[i][j]); one that changes with both is a field of its own.
+  bool Time = false, Spatial = false;
+  for (const CoefAccess::Subscript &X : A.Index) {
+    Time = Time || X.Iter == S.Time.Iter;
+    Spatial = Spatial || (!X.Iter.empty() && X.Iter != S.Time.Iter);
+  }
+  if (Time && Spatial) {
+    D.error(Reject::CoefficientIndex, E->getSourceRange(),
+            "reads '" + Name + "', which the scop does not write, at both the "
+            "time step and a cell; an array the scop only reads is read at "
+            "the cell ('" + Name + "[i][j]') or at the step ('" + Name +
+                "[t]'), and several fields updated in one time step are not "
+                "accepted yet");
+    D.note(Info.DeclRange, "'" + Name + "' is declared here");
+    return std::nullopt;
+  }
+  A.TimeIndexed = Time;
   Expr R;
   R.K = Expr::CoefRead;
   R.Type = Info.Elem == ElemType::Float ? ScalarType::Float

@@ -78,6 +78,17 @@ std::optional<Expr> Extractor::scalarRef(const clang::DeclRefExpr *Ref) {
                 "numeric variables, literals and math functions");
     return std::nullopt;
   }
+  if (Iterators.count(V) && Iterators[V] == S.Time.Iter) {
+    // The step as written: the same at every cell of one step.
+    Expr E;
+    E.K = Expr::Time;
+    E.Type = T;
+    E.Text = Iterators[V];
+    E.Range = Ref->getSourceRange();
+    S.ReadsTime = true;
+    S.TimeType = T;
+    return E;
+  }
   if (Iterators.count(V)) {
     D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
             "the update uses loop iterator '" + V->getName().str() +

@@ -156,6 +156,9 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
            "a coefficient read without a text");
     Out += Spell.CoefText[E.ReadIndex];
     return;
+  case Expr::Time:
+    Out += Spell.TimeText.empty() ? E.Text : Spell.TimeText;
+    return;
   case Expr::Scalar: {
     auto It = Spell.ScalarName.find(E.Text);
     Out += It == Spell.ScalarName.end() ? E.Text : It->second;

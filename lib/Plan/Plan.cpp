@@ -123,12 +123,14 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
                          offsetText(A.ReadOffsets[Diagonal]) +
                          alternatives(A, Kind),
                      S.Reads[Diagonal].Range};
-  if (Kind == KernelKind::Assoc && !S.CoefReads.empty())
+  if (Kind == KernelKind::Assoc && (!S.CoefReads.empty() || S.ReadsTime))
     return PlanError{PlanError::Kind::KernelRefused, "--opt",
                      "--opt=assoc does not apply to an update that reads a "
-                     "coefficient array (a term's factor depends on the cell)" +
+                     "coefficient array or the time step (a term's factor "
+                     "depends on the cell or the step)" +
                          alternatives(A, Kind),
-                     S.CoefReads[0].Range};
+                     S.CoefReads.empty() ? S.Update.Range
+                                         : S.CoefReads[0].Range};
   if (Kind == KernelKind::Assoc && !A.Associative) {
     std::vector<int64_t> Plane;
     for (const std::vector<int64_t> &O : A.ReadOffsets)
@@ -155,12 +157,13 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
 
 std::optional<PlanError>
 an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A, int64_t VecK) {
-  if (VecK > 1 && !S.CoefReads.empty())
+  if (VecK > 1 && (!S.CoefReads.empty() || S.ReadsTime))
     return PlanError{PlanError::Kind::KernelRefused, "--kvec",
                      "--kvec " + std::to_string(VecK) +
                          " does not apply to an update that reads a "
-                         "coefficient array; drop --kvec",
-                     S.CoefReads[0].Range};
+                         "coefficient array or the time step; drop --kvec",
+                     S.CoefReads.empty() ? S.Update.Range
+                                         : S.CoefReads[0].Range};
   int64_t Diagonal = diagonalRead(A);
   if (VecK <= 1 || S.numSpaceDims() != 3 || Diagonal < 0)
     return std::nullopt;

@@ -37,16 +37,24 @@ std::string domainString(const Stencil &S) {
   return Str + " }";
 }
 
-/// [P] -> { S[t, s...] -> c[x...] } for a coefficient read.
+/// [P] -> { S[t, s...] -> c[x...] } for a coefficient read; for one
+/// indexed by the time step, [P] -> { T[t] -> c[x...] : t in the time loop
+/// as written } (two arrays in turn run two device steps per written one).
 std::string coefAccessString(const Stencil &S, const CoefAccess &A) {
-  std::string Str = islParams(S.Params) + " -> { " + statementTuple(S) +
-                    " -> " + islName(S.CoefArrays[A.Array].Name) + "[";
+  const Loop &Written = S.timeLoopAsWritten();
+  std::string Tuple =
+      A.TimeIndexed ? "T[" + islName(Written.Iter) + "]" : statementTuple(S);
+  std::string Str = islParams(S.Params) + " -> { " + Tuple + " -> " +
+                    islName(S.CoefArrays[A.Array].Name) + "[";
   for (size_t D = 0; D < A.Index.size(); ++D) {
     AffineExpr E = AffineExpr::constant(A.Index[D].Offset);
     if (!A.Index[D].Iter.empty())
       E = E + AffineExpr::symbol(A.Index[D].Iter);
     Str += (D ? ", " : "") + islAffine(E);
   }
+  if (A.TimeIndexed)
+    return Str + "] : " + islAffine(Written.Lower) + " <= " +
+           islName(Written.Iter) + " <= " + islAffine(Written.Upper) + " }";
   return Str + "] }";
 }
 
@@ -127,9 +135,11 @@ std::optional<ScopModel> an5d::buildScopModel(const Stencil &S, Diagnoser &D) {
       M.Reads.push_back(isl::map(C, Text).intersect_domain(M.Domain));
       AllReads = AllReads.unite(isl::union_map(M.Reads.back()));
     }
-    for (const CoefAccess &A : S.CoefReads)
-      M.CoefReads.push_back(
-          isl::map(C, coefAccessString(S, A)).intersect_domain(M.Domain));
+    for (const CoefAccess &A : S.CoefReads) {
+      isl::map Read(C, coefAccessString(S, A));
+      M.CoefReads.push_back(A.TimeIndexed ? Read
+                                          : Read.intersect_domain(M.Domain));
+    }
     for (const ArrayInfo &A : S.CoefArrays)
       M.CoefExtents.push_back(isl::set(C, coefExtentString(S, A)));
     M.Schedule = isl::map(C, scheduleString(S));

@@ -13,5 +13,5 @@ void run(int T, int n, float (*A)[n][n][n], const float (*c)[n][n]) {
 #pragma endscop
 }
 
-// CHECK: coef-opt-assoc.c:12:61: error: --opt=assoc does not apply to an update that reads a coefficient array (a term's factor depends on the cell); use {{.*}} [opt-not-applicable]
-// KVEC: coef-opt-assoc.c:12:61: error: --kvec 4 does not apply to an update that reads a coefficient array; drop --kvec [opt-not-applicable]
+// CHECK: coef-opt-assoc.c:12:61: error: --opt=assoc does not apply to an update that reads a coefficient array or the time step (a term's factor depends on the cell or the step); use {{.*}} [opt-not-applicable]
+// KVEC: coef-opt-assoc.c:12:61: error: --kvec 4 does not apply to an update that reads a coefficient array or the time step; drop --kvec [opt-not-applicable]

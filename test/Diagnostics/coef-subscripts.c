@@ -11,4 +11,4 @@ void run(int T, int n, float (*A)[n][n], float (*c)[n], float (*d)[n]) {
 #pragma endscop
 }
 
-// CHECK: coef-subscripts.c:10:61: error: the coefficient array 'd' is read at '-i + n - 1'; each subscript of a coefficient array must be a spatial loop iterator plus a constant, as 'j + 1', or a constant [coefficient-index]
+// CHECK: coef-subscripts.c:10:61: error: the coefficient array 'd' is read at '-i + n - 1'; each subscript of a coefficient array must be a loop iterator plus a constant, as 'j + 1' or 't', or a constant [coefficient-index]

@@ -1,5 +1,5 @@
 // RUN: not %an5dc %s --dump=stencil 2>&1 | FileCheck %s
-// Loop iterators may not be used as values.
+// Spatial loop iterators may not be used as values (the time loop's may).
 
 void run(int T, int n, int m, float (*A)[n][m]) {
 #pragma scop

@@ -11,5 +11,5 @@ void run(int T, int n, float (*A)[n][n], float (*B)[n][n]) {
 #pragma endscop
 }
 
-// CHECK: second-array.c:10:51: error: reads 'B', which the scop does not write, at a subscript that depends on the time step; {{.*}} [coefficient-index]
+// CHECK: second-array.c:10:51: error: reads 'B', which the scop does not write, at a plane of the time step; {{.*}} [coefficient-index]
 // CHECK: second-array.c:5:42: note: 'B' is declared here
