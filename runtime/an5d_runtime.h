@@ -16,6 +16,7 @@
 #ifndef AN5D_RUNTIME_H
 #define AN5D_RUNTIME_H
 
+#include <stdint.h>
 #include <sys/stat.h>
 
 // Every CUDA call is checked; a failure ends the program.
@@ -507,6 +508,87 @@ void an5d_verify_compare(T *reference, const T *result, size_t cells,
           e.max_abs, e.max_rel, tolerance);
   free(reference);
   if (!(e.max_rel <= tolerance))
+    exit(1);
+}
+
+// --- AN5D_VERIFY_SAMPLE -----------------------------------------------------
+
+// A check of some planes along the streaming dimension, for grids whose
+// full CPU copy does not fit the host: before the run, a band of planes
+// around each sample (its dependence cone: (steps + 1) x the reach on each
+// side) is copied and the original update runs on it on the CPU; after the
+// run, the sample planes of both time planes are compared.
+#define AN5D_MAX_SAMPLES 16
+template <typename T> struct an5d_sample_set {
+  int count;
+  long planes, cells;                    // of the grid: planes of cells each
+  long at[AN5D_MAX_SAMPLES];             // the sample planes
+  long lo[AN5D_MAX_SAMPLES], rows[AN5D_MAX_SAMPLES]; // each band
+  T *band[AN5D_MAX_SAMPLES];             // both time planes of the band
+};
+
+// Picks `count` planes evenly from first to last (at most
+// AN5D_MAX_SAMPLES) and copies their bands from `grid` (both time planes,
+// `planes` planes of `cells` cells each).
+template <typename T>
+void an5d_sample_begin(an5d_sample_set<T> *s, const T *grid, long planes,
+                       long cells, long first, long last, long halo_lo,
+                       long halo_hi, int count) {
+  if (count < 1)
+    count = 1;
+  if (count > AN5D_MAX_SAMPLES)
+    count = AN5D_MAX_SAMPLES;
+  if (last < first)
+    count = 0;
+  s->count = count;
+  s->planes = planes;
+  s->cells = cells;
+  for (int k = 0; k < count; ++k) {
+    const long p = count == 1 ? first : first + (last - first) * k / (count - 1);
+    const long lo = p - halo_lo > 0 ? p - halo_lo : 0;
+    const long hi = p + halo_hi < planes - 1 ? p + halo_hi : planes - 1;
+    s->at[k] = p;
+    s->lo[k] = lo;
+    s->rows[k] = hi - lo + 1;
+    s->band[k] = (T *)malloc(sizeof(T) * 2 * s->rows[k] * cells);
+    if (s->band[k] == NULL) {
+      fprintf(stderr, "an5d verify: cannot allocate a sample's band of %ld planes\n",
+              s->rows[k]);
+      exit(1);
+    }
+    for (int q = 0; q < 2; ++q)
+      memcpy(s->band[k] + q * s->rows[k] * cells, grid + (q * planes + lo) * cells,
+             sizeof(T) * s->rows[k] * cells);
+  }
+}
+
+// Sample k's band as the grid's planes: the address plane 0 of the band
+// would have (the band holds planes lo .. lo + rows - 1).
+template <typename T> T *an5d_sample_origin(an5d_sample_set<T> *s, int k) {
+  return (T *)((uintptr_t)s->band[k] - (uintptr_t)(s->lo[k] * s->cells * sizeof(T)));
+}
+
+// Compares each sample plane of both time planes with the GPU's `grid`;
+// frees the bands; exits beyond the tolerance.
+template <typename T>
+void an5d_sample_compare(an5d_sample_set<T> *s, const T *grid, double tolerance) {
+  an5d_errors worst = {0.0, 0.0};
+  for (int k = 0; k < s->count; ++k) {
+    for (int q = 0; q < 2; ++q) {
+      const T *ref = s->band[k] + (q * s->rows[k] + s->at[k] - s->lo[k]) * s->cells;
+      const T *got = grid + (q * s->planes + s->at[k]) * s->cells;
+      const an5d_errors e = an5d_compare(ref, got, (size_t)s->cells);
+      worst.max_abs = e.max_abs > worst.max_abs ? e.max_abs : worst.max_abs;
+      worst.max_rel = e.max_rel > worst.max_rel ? e.max_rel : worst.max_rel;
+    }
+    free(s->band[k]);
+  }
+  fprintf(stderr, "an5d verify: %d sample planes (", s->count);
+  for (int k = 0; k < s->count; ++k)
+    fprintf(stderr, k ? " %ld" : "%ld", s->at[k]);
+  fprintf(stderr, "), both time planes: max abs error %g, max rel error %g (tolerance %g)\n",
+          worst.max_abs, worst.max_rel, tolerance);
+  if (!(worst.max_rel <= tolerance))
     exit(1);
 }
 

@@ -588,6 +588,7 @@ void Emitter::userProgram() {
   W.raw(referenceNest());
   line("  }");
   W.raw("#endif");
+  sampleReference(line, /*Before=*/true);
   std::string Args;
   for (const std::string &Base : Bases)
     Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + Base);
@@ -623,6 +624,7 @@ void Emitter::userProgram() {
          " *)" + Bases[Pl] + ", " + Cells +
          ", " + toleranceLiteral(P.VerifyTolerance) + ");");
   W.raw("#endif");
+  sampleReference(line, /*Before=*/false);
   if (S.Form == StencilForm::PointerSwap)
     pointerSwapEpilogue(line);
   line("}");
@@ -632,6 +634,79 @@ void Emitter::userProgram() {
     After.pop_back();
   if (!After.empty() || Src.ScopEnd < T.size())
     W.raw(After);
+}
+
+/// AN5D_VERIFY_SAMPLE=K (one array with a plane index, 2D or 3D): K planes
+/// along the streaming dimension checked against the update run on the
+/// CPU over a band of planes around each (an5d_sample_begin), for grids
+/// whose whole CPU copy does not fit the host. The band's loop nest is the
+/// stencil description's, its array the band seen through the user's name.
+void Emitter::sampleReference(
+    const std::function<void(const std::string &)> &Line, bool Before) {
+  W.raw("#ifdef AN5D_VERIFY_SAMPLE");
+  if (S.Form != StencilForm::PlaneIndex || S.VirtualDims > 0) {
+    if (Before)
+      W.raw("#error \"AN5D_VERIFY_SAMPLE checks a 2D or 3D stencil of one "
+            "array with a plane index; use AN5D_VERIFY\"");
+    W.raw("#endif");
+    return;
+  }
+  std::string Cells;
+  for (unsigned Dm = 2; Dm <= N; ++Dm)
+    Cells += std::string(Dm > 2 ? " * " : "") + "(long)(" +
+             S.Array.ExtentText[Dm] + ")";
+  const std::string &Name = S.Array.Name;
+  std::string Base = "(const " + Elem + " *)&" + Name;
+  for (unsigned Dm = 0; Dm <= N; ++Dm)
+    Base += "[0]";
+  if (!Before) {
+    Line("  an5d_sample_compare(&an5d_samples, " + Base + ", " +
+         toleranceLiteral(P.VerifyTolerance) + ");");
+    W.raw("#endif");
+    return;
+  }
+  const Loop &Time = S.Time;
+  std::string Steps = "((" + Time.Upper.str(wide) + ") - (" +
+                      Time.Lower.str(wide) + ") + 1 > 0 ? (" +
+                      Time.Upper.str(wide) + ") - (" + Time.Lower.str(wide) +
+                      ") + 1 : 0)";
+  Line("  an5d_sample_set<" + Elem + "> an5d_samples;");
+  Line("  an5d_sample_begin(&an5d_samples, " + Base + ", (long)(" +
+       S.Array.ExtentText[1] + "), " + Cells + ", " +
+       S.Space[0].Lower.str(wide) + ", " + S.Space[0].Upper.str(wide) +
+       ", (" + Steps + " + 1) * " + str(A.ReachLo[0]) + ", (" + Steps +
+       " + 1) * " + str(A.ReachHi[0]) + ", AN5D_VERIFY_SAMPLE);");
+  Line("  for (int an5d_k = 0; an5d_k < an5d_samples.count; ++an5d_k) {");
+  Line("    /* the update on sample an5d_k's band: its planes seen at their "
+       "places in the grid */");
+  std::string Dims;
+  for (unsigned Dm = 2; Dm <= N; ++Dm)
+    Dims += "[" + S.Array.ExtentText[Dm] + "]";
+  Line("    const long an5d_band_lo = an5d_samples.lo[an5d_k], an5d_band_hi = "
+       "an5d_band_lo + an5d_samples.rows[an5d_k] - 1;");
+  Line("    " + Elem + " (*" + Name + ")[an5d_samples.rows[an5d_k]]" + Dims +
+       " = (" + Elem + " (*)[an5d_samples.rows[an5d_k]]" + Dims +
+       ")an5d_sample_origin(&an5d_samples, an5d_k);");
+  std::string Ind = "    ";
+  Line(Ind + "for (long " + Time.Iter + " = " + Time.Lower.str(wide) + "; " +
+       Time.Iter + " <= " + Time.Upper.str(wide) + "; " + Time.Iter + "++)");
+  for (unsigned Dm = 0; Dm < N; ++Dm) {
+    const Loop &L = S.Space[Dm];
+    Ind += "  ";
+    std::string Lo = L.Lower.str(wide), Hi = L.Upper.str(wide);
+    if (Dm == 0) {
+      // The band's planes whose reads stay in the band.
+      Lo = "((" + Lo + ") > an5d_band_lo + " + str(A.ReachLo[0]) + " ? (" +
+           Lo + ") : an5d_band_lo + " + str(A.ReachLo[0]) + ")";
+      Hi = "((" + Hi + ") < an5d_band_hi - " + str(A.ReachHi[0]) + " ? (" +
+           Hi + ") : an5d_band_hi - " + str(A.ReachHi[0]) + ")";
+    }
+    Line(Ind + "for (long " + L.Iter + " = " + Lo + "; " + L.Iter + " <= " +
+         Hi + "; " + L.Iter + "++)");
+  }
+  Line(Ind + "  " + S.Write.str(Name) + " = " + printExpr(S, S.Update) + ";");
+  Line("  }");
+  W.raw("#endif");
 }
 
 /// The user's pointers end as the C loop leaves them: swapped once per

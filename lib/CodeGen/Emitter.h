@@ -317,6 +317,10 @@ private:
   void copyPlanes(const std::string &PlaneCells, bool ToDevice);
   void runFunction();
   void userProgram();
+  /// The user program's AN5D_VERIFY_SAMPLE code: the bands and their CPU
+  /// update before the run (Before), the comparison after it.
+  void sampleReference(const std::function<void(const std::string &)> &Line,
+                       bool Before);
   void pointerSwapEpilogue(
       const std::function<void(const std::string &)> &Line);
   std::string referenceNest() const;

@@ -32,12 +32,16 @@ void an5d::writeVerifyNote(CodeWriter &W, const Plan &P) {
     W.line("//   This update computes partly in float (float operands), so "
            "its double planes compare with " +
            toleranceLiteral(P.VerifyTolerance) + ".");
-  if (!P.FastMath)
-    return;
-  W.line("// --fast-math: results may differ from the C loop's in the last "
-         "bits, each step: sums are");
-  W.line("//   reassociated (factors distributed over them), float division "
-         "and sqrt are approximate");
-  W.line("//   and float subnormals flush to zero (nvcc --use_fast_math); "
-         "double division and sqrt stay IEEE.");
+  if (P.FastMath) {
+    W.line("// --fast-math: results may differ from the C loop's in the last "
+           "bits, each step: sums are");
+    W.line("//   reassociated (factors distributed over them), float division "
+           "and sqrt are approximate");
+    W.line("//   and float subnormals flush to zero (nvcc --use_fast_math); "
+           "double division and sqrt stay IEEE.");
+  }
+  W.line("// -DAN5D_VERIFY_SAMPLE=K instead checks K planes along the "
+         "streaming dimension (both time");
+  W.line("//   planes), for grids whose CPU copy does not fit the host (one "
+         "array with a plane index, 2D or 3D).");
 }

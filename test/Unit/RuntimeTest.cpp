@@ -380,3 +380,58 @@ TEST(RuntimeTest, LaunchPartsPastTheGridsXStopWithAMessage) {
 }
 
 } // namespace
+
+namespace {
+
+// A 1D three-point average over planes 1 .. planes - 2 of a grid of planes
+// of `cells` cells (each cell on its own), run `steps` times in place of
+// the C loop on both time planes of `grid` (plane q at grid + q * planes *
+// cells), the way the generated sample bands run it.
+void averageSteps(double *grid, long planes, long cells, long lo, long hi,
+                  long steps) {
+  const long rows = hi - lo + 1;
+  for (long t = 0; t < steps; ++t) {
+    double *in = grid + (t % 2) * rows * cells, *out = grid + ((t + 1) % 2) * rows * cells;
+    for (long p = (lo + 1 > 1 ? lo + 1 : 1); p <= (hi - 1 < planes - 2 ? hi - 1 : planes - 2); ++p)
+      for (long c = 0; c < cells; ++c)
+        out[(p - lo) * cells + c] = (in[(p - lo - 1) * cells + c] + in[(p - lo) * cells + c] +
+                                     in[(p - lo + 1) * cells + c]) / 3.0;
+  }
+}
+
+} // namespace
+
+TEST(RuntimeTest, SampleBandsGiveTheWholeGridsPlanes) {
+  const long Planes = 30, Cells = 4, Steps = 5;
+  std::vector<double> Grid(2 * Planes * Cells);
+  for (size_t C = 0; C < Grid.size(); ++C)
+    Grid[C] = (double)((C * 7 + 3) % 11);
+  an5d_sample_set<double> S;
+  an5d_sample_begin(&S, Grid.data(), Planes, Cells, 1, Planes - 2, Steps + 1,
+                    Steps + 1, 4);
+  ASSERT_EQ(S.count, 4);
+  EXPECT_EQ(S.at[0], 1);
+  EXPECT_EQ(S.at[3], Planes - 2);
+  for (int K = 0; K < S.count; ++K)
+    averageSteps(S.band[K], Planes, Cells, S.lo[K], S.lo[K] + S.rows[K] - 1, Steps);
+  averageSteps(Grid.data(), Planes, Cells, 0, Planes - 1, Steps);
+  // Bands clipped at the grid's ends and bands inside it both match.
+  an5d_sample_compare(&S, (const double *)Grid.data(), 1e-12);
+}
+
+/// A grid whose sample 1 differs in time plane 1 from its band: the check
+/// exits.
+void compareDifferentSample() {
+  const long Planes = 12;
+  const long Cells = 3;
+  std::vector<double> Grid(2 * Planes * Cells, 1.0);
+  an5d_sample_set<double> S;
+  an5d_sample_begin(&S, Grid.data(), Planes, Cells, 1, Planes - 2, 2, 2, 3);
+  Grid[(Planes + S.at[1]) * Cells + 2] = 1.5;
+  an5d_sample_compare(&S, (const double *)Grid.data(), 1e-4);
+}
+
+TEST(RuntimeTest, SampleCompareFailsOnADifferentPlane) {
+  EXPECT_EXIT(compareDifferentSample(), ::testing::ExitedWithCode(1),
+              "3 sample planes");
+}
