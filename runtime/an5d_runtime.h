@@ -154,6 +154,15 @@ inline int an5d_launch_part(long launches, int part) {
   return part == AN5D_PART_EDGES ? AN5D_PART_ALL : -1;
 }
 
+// The device row pitch of rows of `extent` cells of `elem` bytes: whole
+// 128-byte lines (aligned rows), the extent itself when that would not fit
+// the kernels' int indices.
+inline long an5d_row_pitch(long extent, size_t elem) {
+  const long line = (long)(128 / elem);
+  const long pitch = (extent + line - 1) / line * line;
+  return pitch <= AN5D_MAX_EXTENT ? pitch : extent;
+}
+
 // --- Tile ranges ------------------------------------------------------------
 
 // One dimension of a launch's tiles: count in all, and lo .. hi - 1 those

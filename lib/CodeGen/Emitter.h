@@ -314,7 +314,9 @@ private:
   /// (runtime/an5d_runtime_slabs.h), the in-memory and the out-of-core path
   /// (runtime/an5d_runtime_ooc.h).
   void outOfCore();
-  void copyPlanes(const std::string &PlaneCells, bool ToDevice);
+  void copyPlanes(const std::string &Rows, bool ToDevice);
+  /// The rows of the innermost extent in one plane: "(size_t)ext_i * ext_j".
+  std::string deviceRows() const;
   void runFunction();
   void userProgram();
   /// The user program's AN5D_VERIFY_SAMPLE code: the bands and their CPU

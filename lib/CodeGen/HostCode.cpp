@@ -152,8 +152,9 @@ std::string Emitter::stepsParams() const {
 
 std::string Emitter::stepsArgs() const {
   std::string Args;
+  // The device grid's rows are `pitch` cells long (runFunction).
   for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + Ext[Dm];
+    Args += ", (int)" + (Dm + 1 == N ? std::string("pitch") : Ext[Dm]);
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   // The in-memory run checks (an5d_checked_launches) and ends as C does.
@@ -308,25 +309,35 @@ void Emitter::sharedMemoryOptIn() {
     }
 }
 
-/// Both time planes between the host and `grid` (both planes, PlaneCells
-/// cells each, `bytes` in all): one copy of `host`, or one per user array
-/// when the planes are the user's two arrays (two arrays in turn, a pointer
-/// swap).
-void Emitter::copyPlanes(const std::string &PlaneCells, bool ToDevice) {
+/// Both time planes between the host and `grid`: one copy of `host`, or
+/// one per user array when the planes are the user's two arrays (two
+/// arrays in turn, a pointer swap). Rows (the innermost extent) are
+/// `pitch` cells apart on the device, `Rows` rows per plane.
+void Emitter::copyPlanes(const std::string &Rows, bool ToDevice) {
+  const std::string Row = Ext[N - 1] + " * sizeof(" + Elem + ")";
+  const std::string Pitch = "pitch * sizeof(" + Elem + ")";
   auto copy = [&](const std::string &Host, const std::string &Device,
-                  const std::string &Bytes) {
-    W.line("AN5D_CHECK(cudaMemcpy(" +
-           (ToDevice ? Device + ", " + Host : Host + ", " + Device) + ", " +
-           Bytes + ", " +
+                  const std::string &Count) {
+    W.line("AN5D_CHECK(cudaMemcpy2D(" +
+           (ToDevice ? Device + ", " + Pitch + ", " + Host + ", " + Row
+                     : Host + ", " + Row + ", " + Device + ", " + Pitch) +
+           ", " + Row + ", " + Count + ", " +
            (ToDevice ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost") +
            "));");
   };
   if (!S.planesAreArrays()) {
-    copy("host", "grid", "bytes");
+    copy("host", "grid", "2 * " + Rows);
     return;
   }
-  copy("host_0", "grid", "bytes / 2");
-  copy("host_1", "grid + " + PlaneCells, "bytes / 2");
+  copy("host_0", "grid", Rows);
+  copy("host_1", "grid + " + Rows + " * pitch", Rows);
+}
+
+std::string Emitter::deviceRows() const {
+  std::string Rows = "(size_t)" + Ext[0];
+  for (unsigned Dm = 1; Dm + 1 < N; ++Dm)
+    Rows += " * " + Ext[Dm];
+  return Rows;
 }
 
 void Emitter::runFunction() {
@@ -371,13 +382,23 @@ void Emitter::runFunction() {
     W.line("if (" + Ext[Dm] + " > AN5D_MAX_EXTENT) an5d_size_error(\"the "
            "extent along " + It[Dm] + "\", " + Ext[Dm] +
            ", AN5D_MAX_EXTENT);");
-  std::string Cells = "(size_t)" + Ext[0];
-  for (unsigned Dm = 1; Dm < N; ++Dm)
-    Cells += " * " + Ext[Dm];
-  W.line("const size_t bytes = 2 * " + Cells + " * sizeof(" + Elem + ");");
+  std::string Rows = deviceRows();
+  W.line("// In memory the device rows along " + It[N - 1] + " are `pitch` "
+         "cells apart, whole 128-byte lines");
+  W.line("// (aligned rows: coalesced loads and whole vectors); the padding "
+         "is zero, and only cells the");
+  W.line("// kernels discard read it.");
+  W.line("long pitch = an5d_row_pitch(" + Ext[N - 1] + ", sizeof(" + Elem +
+         "));");
+  W.line("size_t device_bytes = 2 * " + Rows + " * pitch * sizeof(" + Elem +
+         ");");
   coefUpload();
   outOfCore();
-  copyPlanes(Cells, /*ToDevice=*/true);
+  W.line("if (pitch != " + Ext[N - 1] + ")");
+  W.indent();
+  W.line("AN5D_CHECK(cudaMemset(grid, 0, device_bytes));");
+  W.dedent();
+  copyPlanes(Rows, /*ToDevice=*/true);
   std::string Run = "an5d_steps(grid, t_first, steps" + stepsArgs() + ")";
   if (Plans.size() > 1) {
     int64_t MaxBT = 1;
@@ -393,7 +414,7 @@ void Emitter::runFunction() {
     W.line("const long extents[" + str(N) + "] = {" + Exts + "};");
     W.line("const int candidate = an5d_choose(an5d_stencil, extents, " +
            str(N) + ", an5d_signature, an5d_candidates, " +
-           str(Plans.size()) + ", grid, bytes,");
+           str(Plans.size()) + ", grid, device_bytes,");
     W.line("    steps < " + Trial + " ? steps : " + Trial +
            ", [&](int c, void *scratch, long trial) {");
     W.line("      an5d_steps_of(c, (" + Elem + " *)scratch, t_first, trial" +
@@ -401,9 +422,10 @@ void Emitter::runFunction() {
     W.line("    });");
     Run = "an5d_steps_of(candidate, grid, t_first, steps" + stepsArgs() + ")";
   }
-  W.line("an5d_timed_run(grid, bytes, steps, [&] { return " + Run + "; });");
+  W.line("an5d_timed_run(grid, device_bytes, steps, [&] { return " + Run +
+         "; });");
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-  copyPlanes(Cells, /*ToDevice=*/false);
+  copyPlanes(Rows, /*ToDevice=*/false);
   W.line("AN5D_CHECK(cudaFree(grid));");
   W.close();
   W.line("");
@@ -529,8 +551,14 @@ void Emitter::outOfCore() {
   W.line("// it in chunks along " + It[0] + ", TBT steps per pass "
          "(an5d_out_of_core; AN5D_VERBOSE=1 says which).");
   W.line("const size_t budget = an5d_device_budget();");
+  W.line("if (device_bytes > budget && pitch != " + Ext[N - 1] + ") { // "
+         "unpadded rows where the padding would not fit");
+  W.line("  pitch = " + Ext[N - 1] + ";");
+  W.line("  device_bytes = 2 * " + deviceRows() + " * pitch * sizeof(" +
+         Elem + ");");
+  W.line("}");
   W.line(Elem + " *grid = NULL;");
-  W.open("if (!an5d_device_alloc((void **)&grid, bytes, budget))");
+  W.open("if (!an5d_device_alloc((void **)&grid, device_bytes, budget))");
   // Out of core every launch is one kernel launch of at most the degree
   // given: the vector-cell kernels' launches of bT alternate with a third
   // plane, so they go one step at a time there; the naive kernel has no

@@ -402,8 +402,15 @@ void Emitter::vecKernel(const KernelPlan &K) {
   W.line("const int j_load = " + First[1] + " + (block_y0 + (int)blockIdx.y) * " + TileJ +
          (RowHaloLo ? " - " + str(RowHaloLo) : std::string()) + ";");
   int64_t HaloLo = D * P.vector().HaloLo;
-  W.line("const int k_load = " + First[2] + " - " + First[2] +
-         " % AN5D_VEC + (int)blockIdx.x * " + TileK +
+  // The last tile along k ends at the last interior cell (on a vector
+  // boundary), overlapping the one before with the same values, rather
+  // than storing a few cells of a tile mostly outside the interior.
+  W.line("const int k_start = " + First[2] + " - " + First[2] +
+         " % AN5D_VEC; // the first vector holding an interior cell");
+  W.line("const int k_last_tile = max(0, (" + Last[2] + " + 1 - k_start - " +
+         TileK + " + AN5D_VEC - 1) / AN5D_VEC * AN5D_VEC);");
+  W.line("const int k_load = k_start + min((int)blockIdx.x * " + TileK +
+         ", k_last_tile)" +
          (HaloLo ? " - " + str(HaloLo) + " * AN5D_VEC" : std::string()) +
          ";");
   W.line("const int " + It[1] + " = j_load + row0; // this thread's first cell");

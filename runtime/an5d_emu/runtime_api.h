@@ -208,6 +208,25 @@ inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemc
   return cudaSuccess;
 }
 
+// A pitched copy of `height` rows of `width` bytes, each row checked as
+// cudaMemcpy checks its range.
+inline cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                size_t width, size_t height, cudaMemcpyKind kind) {
+  using namespace an5d_emu::detail;
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (width > dpitch || width > spitch) return record(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = check_copy("cudaMemcpy2D", static_cast<char*>(dst) + r * dpitch,
+                               static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  before_default_stream_work();
+  for (size_t r = 0; r < height; ++r)
+    std::memcpy(static_cast<char*>(dst) + r * dpitch,
+                static_cast<const char*>(src) + r * spitch, width);
+  return cudaSuccess;
+}
+
 inline cudaError_t cudaMemset(void* dst, int value, size_t count) {
   using namespace an5d_emu::detail;
   if (count == 0) return cudaSuccess;
