@@ -115,13 +115,11 @@ Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
     if (!describeArrayType(V, E->getSourceRange(), Info,
                            "the coefficient array"))
       return std::nullopt;
-    auto [Named, Inserted] = NamedVars.emplace(Info.Name, V);
-    if (!Inserted && Named->second != V) {
-      D.error(Reject::UnsupportedExpr, E->getSourceRange(),
-              "two different variables are named '" + Info.Name +
-                  "' in the scop; rename one of them");
+    // 'const double *w': a pointer to elements, not to rows.
+    if (Info.Form == ArrayForm::PointerToArray && Info.Extents.size() == 1)
+      Info.Form = ArrayForm::FlatPointer;
+    if (!claimName(Info.Name, V, E->getSourceRange()))
       return std::nullopt;
-    }
     Index = S.CoefArrays.size();
     CoefIndex.emplace(V, Index);
     S.CoefArrays.push_back(std::move(Info));

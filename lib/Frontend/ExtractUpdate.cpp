@@ -104,13 +104,8 @@ std::optional<Expr> Extractor::scalarRef(const clang::DeclRefExpr *Ref) {
   E.Range = Ref->getSourceRange();
   auto [It, New] = ScalarIndex.emplace(V, S.Scalars.size());
   if (New) {
-    auto [Known, Inserted] = NamedVars.emplace(E.Text, V);
-    if (!Inserted && Known->second != V) {
-      D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
-              "two different variables are named '" + E.Text +
-                  "' in the scop; rename one of them");
+    if (!claimName(E.Text, V, Ref->getSourceRange()))
       return std::nullopt;
-    }
     S.Scalars.push_back({E.Text, T, V->getType().isConstQualified(), E.Range});
   }
   return E;

@@ -128,6 +128,18 @@ private:
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
                                         SM.getExpansionLoc(B));
   }
+  /// Records V as the variable named Name in the scop; false after
+  /// reporting, at Use, a different variable of the same name.
+  bool claimName(const std::string &Name, const clang::VarDecl *V,
+                 clang::SourceRange Use) {
+    auto [Known, Inserted] = NamedVars.emplace(Name, V);
+    if (Inserted || Known->second == V)
+      return true;
+    D.error(Reject::UnsupportedExpr, Use,
+            "two different variables are named '" + Name +
+                "' in the scop; rename one of them");
+    return false;
+  }
   void addParam(const std::string &Name) {
     for (const std::string &P : S.Params)
       if (P == Name)

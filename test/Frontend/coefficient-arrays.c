@@ -17,7 +17,7 @@ void run(int T, int n, int m, float (*A)[n][m], const float (*c)[m],
 
 // CHECK:      reads: 3
 // CHECK-NEXT: coefficient array: c[?][m] (pointer to array)
-// CHECK-NEXT: coefficient array: w[?] (pointer to array)
+// CHECK-NEXT: coefficient array: w[?] (flat pointer)
 // CHECK-NEXT: coefficient reads: c[i][j] w[j + 1] c[i - 1][j]
 // CHECK-NEXT: update: c[i][j] * (A[t % 2][i - 1][j] + A[t % 2][i + 1][j]) + w[j + 1] * A[t % 2][i][j] + c[i - 1][j]
 // CHECK:      associative: no (reads coefficient arrays)
