@@ -45,8 +45,7 @@ int main(int argc, char **argv)
     return 1;
   size_t cells = (size_t)n * m * l;
   real *buf = (real *)malloc(sizeof(real) * 2 * cells);
-  real *kappa = (real *)malloc(sizeof(real) * cells);
-  if (buf == NULL || kappa == NULL) {
+  if (buf == NULL) {
     fprintf(stderr, "%s: out of memory\n", argv[0]);
     return 1;
   }
@@ -57,8 +56,6 @@ int main(int argc, char **argv)
         A[0][i][j][k] = (real)(((i % 17) * 7 + (j % 17) * 13 + (k % 17) * 19) % 17 / 17.0 + 0.5);
         A[1][i][j][k] = (real)(((i % 11) * 5 + (j % 11) * 3 + (k % 11) * 2) % 11 / 11.0 + 0.25);
       }
-  for (size_t c = 0; c < cells; c++)
-    kappa[c] = (real)(0.05 + 0.1 * (double)((c * 7 + 3) % 13) / 13.0);
   heat3d(T, n, m, l, A);
   double sum0 = 0.0, sum1 = 0.0;
   for (size_t c = 0; c < cells; c++) {
@@ -73,7 +70,6 @@ int main(int argc, char **argv)
       return 1;
     }
   }
-  free(kappa);
   free(buf);
   return 0;
 }
