@@ -459,6 +459,23 @@ void an5d_ooc_rim_pack(const T *plane, long planes, long cells,
   }
 }
 
+// A part of the grid one GPU streams when several GPUs run out of core
+// (an5d_slabs_out_of_core): the host planes given to an5d_out_of_core are
+// grid planes origin .. origin + planes - 1; view planes [0, below_end)
+// and [above_from, planes), which neighbouring GPUs own and rewrite during
+// the pass, come from copies taken before it (below[q], above[q] for time
+// plane q); only view planes [keep_first, keep_end) go back. The pass is
+// one pass of `plan` (its TBT the steps given), on a geometry without a
+// guard at degree 1 when one_step; the boundaries of the two time planes
+// agree when `same`; both planes come back when both_back (the last
+// round), else only the data's.
+template <typename T> struct an5d_ooc_view {
+  long origin, keep_first, keep_end, below_end, above_from;
+  const T *below[2], *above[2];
+  int same, both_back, one_step;
+  an5d_ooc_plan plan;
+};
+
 // The device side of a walk (an5d_ooc_walk's ops): the window's two planes
 // at `device` (plane q at device + q * window * cells), copies in on `in`,
 // launches on stream 0, copies out on `out`.
@@ -476,6 +493,7 @@ template <typename T, typename Run> struct an5d_ooc_ops {
   int count;
   Run *run;
   long launches;
+  const an5d_ooc_view<T> *view; // NULL: the whole grid
   cudaStream_t in, out;
   cudaEvent_t loaded, moved, computed;
 
@@ -499,12 +517,32 @@ template <typename T, typename Run> struct an5d_ooc_ops {
     AN5D_CHECK(cudaStreamWaitEvent(in, moved, 0));
   }
   void wait_loaded() { AN5D_CHECK(cudaStreamWaitEvent(0, loaded, 0)); }
+  // Host planes [from, to) of time plane q into the window on `in`: a
+  // view's planes that neighbours own from the copies taken before the pass.
+  void copy_in(int q, long from, long to, long base) {
+    long p = from;
+    while (p < to) {
+      const T *src = host[q] + p * cells;
+      long end = to;
+      if (view != NULL && p < view->below_end) {
+        src = view->below[q] + p * cells;
+        end = to < view->below_end ? to : view->below_end;
+      } else if (view != NULL && p >= view->above_from) {
+        src = view->above[q] + (p - view->above_from) * cells;
+      } else if (view != NULL && end > view->above_from) {
+        end = view->above_from;
+      }
+      AN5D_CHECK(cudaMemcpyAsync(at(q, p - base), src,
+                                 (end - p) * cells * sizeof(T),
+                                 cudaMemcpyHostToDevice, in));
+      p = end;
+    }
+  }
   void load(long from, long to, long base) {
     const size_t bytes = (to - from) * cells * sizeof(T);
     for (int q = 0; q < 2; ++q)
       if (q == read || send_both)
-        AN5D_CHECK(cudaMemcpyAsync(at(q, from - base), host[q] + from * cells,
-                                   bytes, cudaMemcpyHostToDevice, in));
+        copy_in(q, from, to, base);
     if (!send_both)
       AN5D_CHECK(cudaMemcpyAsync(at(read ^ 1, from - base), at(read, from - base),
                                  bytes, cudaMemcpyDeviceToDevice, in));
@@ -521,8 +559,7 @@ template <typename T, typename Run> struct an5d_ooc_ops {
       const long p0 = side == 0 ? from : (b > from ? b : from);
       const long p1 = side == 0 ? (a < to ? a : to) : to;
       if (p1 > p0)
-        AN5D_CHECK(cudaMemcpyAsync(at(q, p0 - base), host[q] + p0 * cells,
-                                   (p1 - p0) * cells * sz, cudaMemcpyHostToDevice, in));
+        copy_in(q, p0, p1, base);
     }
     if (b <= a)
       return;
@@ -559,9 +596,16 @@ template <typename T, typename Run> struct an5d_ooc_ops {
     // loop reads step l.t from.
     int swapped = (read ^ (j & 1)) != an5d_read_plane(l.t, w);
     launches += (*run)(device, window, first, last, l.t, (long)l.degree,
-                       &swapped, AN5D_END_OPEN, part, guard, base);
+                       &swapped, AN5D_END_OPEN, part, guard,
+                       base + (view != NULL ? view->origin : 0));
   }
   void store(long from, long to, long base) {
+    if (view != NULL) { // only the view's own planes
+      from = from > view->keep_first ? from : view->keep_first;
+      to = to < view->keep_end - 1 ? to : view->keep_end - 1;
+      if (to < from)
+        return;
+    }
     AN5D_CHECK(cudaEventRecord(computed, 0));
     AN5D_CHECK(cudaStreamWaitEvent(out, computed, 0));
     const int last_plane = read ^ (count & 1);
@@ -574,15 +618,17 @@ template <typename T, typename Run> struct an5d_ooc_ops {
 };
 
 // Pins the host planes for asynchronous copies (1), or leaves them pageable
-// (0: the copies then do not overlap the kernels) when CUDA refuses.
+// (0: the copies then do not overlap the kernels) when CUDA refuses;
+// `flags`: cudaHostRegisterPortable for copies from several GPUs.
 template <typename T>
-int an5d_ooc_pin(T *plane0, T *plane1, size_t plane_bytes, int *pinned) {
+int an5d_ooc_pin(T *plane0, T *plane1, size_t plane_bytes, int *pinned,
+                 unsigned flags = cudaHostRegisterDefault) {
   pinned[0] = pinned[1] = 0;
   if (plane1 == plane0 + plane_bytes / sizeof(T)) {
-    pinned[0] = cudaHostRegister(plane0, 2 * plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
+    pinned[0] = cudaHostRegister(plane0, 2 * plane_bytes, flags) == cudaSuccess;
   } else {
-    pinned[0] = cudaHostRegister(plane0, plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
-    pinned[1] = cudaHostRegister(plane1, plane_bytes, cudaHostRegisterDefault) == cudaSuccess;
+    pinned[0] = cudaHostRegister(plane0, plane_bytes, flags) == cudaSuccess;
+    pinned[1] = cudaHostRegister(plane1, plane_bytes, flags) == cudaSuccess;
   }
   cudaGetLastError();
   return pinned[0] && (pinned[1] || plane1 == plane0 + plane_bytes / sizeof(T));
@@ -600,19 +646,24 @@ int an5d_ooc_pin(T *plane0, T *plane1, size_t plane_bytes, int *pinned) {
 // prints the decision, =2 also a line per pass; AN5D_TIMING the time of the
 // whole run, copies included (one run: the host grid changes in place).
 // Stops with a message, the arrays unchanged, when the budget holds no
-// window.
+// window. With `view` (several GPUs out of core), the grid is one GPU's
+// part of a larger one and the pass its plan: nothing is said, timed or
+// pinned here.
 template <typename T, typename Run>
 long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
                       long first, long last, long lo, long hi, long bt, long w,
                       an5d_plane_box box, long stream_block, long t_first,
-                      long steps, size_t budget, Run run) {
+                      long steps, size_t budget, Run run,
+                      const an5d_ooc_view<T> *view = NULL) {
   an5d_ooc_geometry g = {planes, first, last, lo, hi, stream_block};
   // Launches of one step without a guard, for windows too small for a
   // guard of whole stream blocks: they never swap the planes, so what they
   // read below their first plane is there.
   const an5d_ooc_geometry single = {planes, first, last, lo, hi, 0};
   const size_t plane_bytes = (size_t)cells * sizeof(T);
-  const int same = an5d_ooc_same_boundary(plane0, plane1, planes, cells, first, last, box);
+  const int same = view != NULL ? view->same
+                                 : an5d_ooc_same_boundary(plane0, plane1, planes,
+                                                          cells, first, last, box);
   // Planes whose boundaries differ: each plane's rim on the device (when
   // it takes at most a quarter of the budget), so that one plane crosses
   // the host link per chunk all the same.
@@ -643,10 +694,24 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
   const int one_plane = same || rim_device[0] != NULL;
   const an5d_ooc_costs costs =
       an5d_ooc_default_costs((double)planes * plane_bytes, one_plane ? 1 : 2, (double)cells);
-  an5d_ooc_plan plan;
+  an5d_ooc_plan plan = {0, 0, 0, 0, 0};
   T *device = NULL;
+  if (view != NULL) {
+    plan = view->plan;
+    if (view->one_step) {
+      g = single;
+      bt = 1;
+    }
+    if (cudaMalloc((void **)&device, 2 * (size_t)plan.window * plane_bytes) != cudaSuccess) {
+      fprintf(stderr, "an5d: out-of-core: cudaMalloc refused a window of %zu "
+                      "bytes within the device budget; give less device memory "
+                      "(AN5D_DEVICE_MEMORY)\n",
+              2 * (size_t)plan.window * plane_bytes);
+      exit(1);
+    }
+  }
   // A budget the device cannot give after all is halved until it can.
-  for (;; budget /= 2) {
+  for (; view == NULL; budget /= 2) {
     const long window = (long)(budget / (2 * plane_bytes));
     int one_step = 0;
     if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs)) {
@@ -680,12 +745,12 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
     }
     cudaGetLastError();
   }
-  int pinned[2];
-  const int pin = an5d_ooc_pin(plane0, plane1, planes * plane_bytes, pinned);
+  int pinned[2] = {0, 0};
+  const int pin = view != NULL || an5d_ooc_pin(plane0, plane1, planes * plane_bytes, pinned);
   an5d_schedule schedule = an5d_launch_schedule(steps, (int)bt);
   const long total = schedule.full + schedule.tail_count;
   const long passes_est = (steps + plan.tbt - 1) / plan.tbt;
-  if (an5d_verbose())
+  if (an5d_verbose() && view == NULL)
     fprintf(stderr,
             "an5d: out-of-core, %ld chunks of %ld planes, TBT %ld (%ld "
             "pass%s; a window of %ld planes, %zu bytes of a device budget of "
@@ -699,12 +764,13 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
             pin ? "pinned" : "pageable");
   const char *timing = getenv("AN5D_TIMING");
   cudaEvent_t start = NULL, stop = NULL;
-  if (timing != NULL && atoi(timing) > 0) {
+  if (timing != NULL && atoi(timing) > 0 && view == NULL) {
     AN5D_CHECK(cudaEventCreate(&start));
     AN5D_CHECK(cudaEventCreate(&stop));
     AN5D_CHECK(cudaEventRecord(start, 0));
   }
   an5d_ooc_ops<T, Run> ops;
+  ops.view = view;
   ops.host[0] = plane0;
   ops.host[1] = plane1;
   ops.device = device;
@@ -744,11 +810,11 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
       sum += d;
       t += d;
     }
-    if (an5d_verbose() >= 2)
+    if (an5d_verbose() >= 2 && view == NULL)
       fprintf(stderr, "an5d: out-of-core pass %ld: steps %ld .. %ld in %d launches\n",
               pass + 1, t_pass, t - 1, count);
     ops.read = an5d_read_plane(t_pass, w) ^ swapped;
-    ops.final_pass = k == total;
+    ops.final_pass = k == total && (view == NULL || view->both_back);
     ops.launch = launch;
     ops.count = count;
     if (!an5d_ooc_walk(&g, launch, count, plan.depth, plan.window, ops)) {
@@ -760,9 +826,11 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
     swapped = (ops.read ^ (count & 1)) != an5d_read_plane(t, w);
     done += sum;
   }
-  // The schedule ends as the C loop does.
-  if (swapped != 0 || done != steps) {
-    fprintf(stderr, "an5d: out-of-core: internal error: the run ended swapped\n");
+  // The schedule ends as the C loop does (a view's in its one pass: the
+  // halos it read hold for no more).
+  if (swapped != 0 || done != steps || (view != NULL && pass != 1)) {
+    fprintf(stderr, "an5d: out-of-core: internal error: the run ended swapped%s\n",
+            view != NULL && pass != 1 ? " or a view took more than one pass" : "");
     abort();
   }
   if (start != NULL) {

@@ -459,9 +459,11 @@ std::vector<std::string> an5d::runPaths(const Plan &P) {
       "each gets 4 Mi cells of a",
       "  plane; halos of " + BT + " x " + Lo + " + " + BT + " x " + Hi +
           " planes, refreshed every " + BT +
-          " steps by device-to-device copies (slabs",
-      "  over a GPU's budget: AN5D_GPUS stops, the default takes one GPU). "
-      "On one GPU:",
+          " steps by device-to-device copies; slabs",
+      "  over their GPUs' budgets stream through them out of core with "
+      "AN5D_GPUS set, in rounds of",
+      "  one pass with halos of the round's steps x the reach, recomputed "
+      "(by default one GPU). On one GPU:",
       "  both planes in device memory when they fit the device budget "
       "(AN5D_DEVICE_MEMORY, else",
       "  free memory less 1/16 of the total, at least 256 MiB) and cudaMalloc "
@@ -521,7 +523,9 @@ void Emitter::outOfCore() {
   W.line("};");
   W.line("// Slabs along " + It[0] + ", one per GPU, when AN5D_GPUS asks for "
          "more than one or several GPUs");
-  W.line("// are visible and the grid is large enough (an5d_slabs).");
+  W.line("// are visible and the grid is large enough (an5d_slabs); each GPU "
+         "streams its slab out of core");
+  W.line("// when the slabs do not fit their GPUs.");
   // The interior of a plane along the streaming dimension, as rows of the
   // innermost extent (an5d_plane_box).
   std::string Box = "an5d_plane_box{1L, 0, 1, 0, 1}"; // one cell
@@ -539,7 +543,16 @@ void Emitter::outOfCore() {
     W.line("return;");
     W.dedent();
   }
+  // Out of core every launch is one kernel launch of at most the degree
+  // given: the vector-cell kernels' launches of bT alternate with a third
+  // plane, so they go one step at a time there; the naive kernel has no
+  // stream blocks (0).
+  const bool OneStep = P.naive() || P.vectorCells();
+  const std::string OocBt = str(OneStep ? 1 : P.BT);
+  const std::string StreamBlock =
+      P.naive() ? std::string("0") : str(P.StreamBlock);
   W.line("if (an5d_slabs(" + Head + ", " + str(P.WriteShift) + ", " + Box +
+         ", " + OocBt + ", " + StreamBlock +
          ", t_first, steps, an5d_part))");
   W.indent();
   W.line("return;");
@@ -559,17 +572,10 @@ void Emitter::outOfCore() {
   W.line("}");
   W.line(Elem + " *grid = NULL;");
   W.open("if (!an5d_device_alloc((void **)&grid, device_bytes, budget))");
-  // Out of core every launch is one kernel launch of at most the degree
-  // given: the vector-cell kernels' launches of bT alternate with a third
-  // plane, so they go one step at a time there; the naive kernel has no
-  // stream blocks (0).
-  const bool OneStep = P.naive() || P.vectorCells();
   W.line("an5d_out_of_core(" + Planes + ", " + Ext[0] + ", " + Cells + ", " +
          First[0] + ", " + Last[0] + ", " + str(P.Lo[0]) + ", " +
-         str(P.Hi[0]) + ", " + str(OneStep ? 1 : P.BT) + ", " +
-         str(P.WriteShift) + ", " + Box + ", " +
-         (P.naive() ? std::string("0") : str(P.StreamBlock)) +
-         ", t_first, steps, budget, an5d_part);");
+         str(P.Hi[0]) + ", " + OocBt + ", " + str(P.WriteShift) + ", " + Box +
+         ", " + StreamBlock + ", t_first, steps, budget, an5d_part);");
   W.line("return;");
   W.close();
 }

@@ -302,6 +302,9 @@ inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned) {
 #ifndef cudaHostRegisterDefault
 #define cudaHostRegisterDefault 0u
 #endif
+#ifndef cudaHostRegisterPortable
+#define cudaHostRegisterPortable 1u
+#endif
 inline cudaError_t cudaHostRegister(void* p, size_t size, unsigned) {
   if (!p || size == 0) return an5d_emu::detail::record(cudaErrorInvalidValue);
   auto& m = an5d_emu::detail::streams().pinned;
