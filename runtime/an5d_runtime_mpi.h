@@ -547,6 +547,10 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     steps_from = MPI_Wtime();
   }
+  // AN5D_VERBOSE=2: where a long run is, from each rank.
+  if (an5d_verbose() >= 2)
+    fprintf(stderr, "an5d: MPI rank %d: its slab on its GPU after %.3f s\n",
+            rank, MPI_Wtime() - start);
   if (runs && ipc.on)
     an5d_mpi_ipc_open(&ipc, &slab, &h, rank);
   if (runs) {
@@ -604,6 +608,9 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     AN5D_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     steps_to = MPI_Wtime();
   }
+  if (an5d_verbose() >= 2)
+    fprintf(stderr, "an5d: MPI rank %d: steps done after %.3f s\n", rank,
+            MPI_Wtime() - start);
   if (runs) {
     for (long qq = 0; qq < 2; ++qq)
       AN5D_CHECK(cudaMemcpy((qq ? plane1 : plane0) + slab.valid_first * cells,
@@ -613,27 +620,57 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                                 cells * sizeof(T),
                             cudaMemcpyDeviceToHost));
   }
-  // Every rank gets every slab's planes.
+  if (an5d_verbose() >= 2)
+    fprintf(stderr, "an5d: MPI rank %d: its planes back on the host after "
+                    "%.3f s\n", rank, MPI_Wtime() - start);
+  // Every rank gets every slab's planes, in rounds of at most a GiB from
+  // each slab: Open MPI's collectives have computed the bytes of messages
+  // of several GB in an int (open-mpi/ompi#5383); a 2-rank gather of 45 GB
+  // per rank printed nothing for 530 s on four H200s.
   int *counts = (int *)calloc(2 * (size_t)ranks, sizeof(int));
   if (counts == NULL) {
     fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   int *displs = counts + ranks;
+  const char *given = getenv("AN5D_MPI_GATHER_PLANES"); // tests: smaller rounds
+  long per = given != NULL && atol(given) > 0
+                 ? atol(given)
+                 : (long)((1UL << 30) / (cells * sizeof(T)));
+  if (per < 1)
+    per = 1;
+  long deepest = 0;
   for (long s = 0; s < p.count; ++s) {
     long vf, ve, lf, le;
     an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
-    counts[s] = (int)(ve - vf);
-    displs[s] = (int)vf;
+    deepest = ve - vf > deepest ? ve - vf : deepest;
   }
-  for (int s = (int)p.count; s < ranks; ++s)
-    displs[s] = (int)planes;
-  AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane0,
-                                counts, displs, plane, MPI_COMM_WORLD));
-  AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane1,
-                                counts, displs, plane, MPI_COMM_WORLD));
-  const double wall = MPI_Wtime() - start;
+  for (long off = 0; off < deepest; off += per) {
+    for (int s = 0; s < ranks; ++s) {
+      counts[s] = 0;
+      displs[s] = (int)planes;
+      if (s < p.count) {
+        long vf, ve, lf, le;
+        an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
+        const long left = ve - vf - off;
+        counts[s] = (int)(left < 0 ? 0 : left < per ? left : per);
+        displs[s] = (int)(vf + off < ve ? vf + off : ve);
+      }
+    }
+    AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane0,
+                                  counts, displs, plane, MPI_COMM_WORLD));
+    AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane1,
+                                  counts, displs, plane, MPI_COMM_WORLD));
+    if (an5d_verbose() >= 3)
+      fprintf(stderr, "an5d: MPI rank %d: gathered %ld planes of each slab "
+                      "after %.3f s\n", rank, off + per < deepest ? off + per : deepest,
+              MPI_Wtime() - start);
+  }
   free(counts);
+  if (an5d_verbose() >= 2)
+    fprintf(stderr, "an5d: MPI rank %d: gathered after %.3f s\n", rank,
+            MPI_Wtime() - start);
+  const double wall = MPI_Wtime() - start;
   AN5D_MPI_CHECK(MPI_Type_free(&plane));
   if (timed) {
     if (runs)

@@ -20,8 +20,8 @@
 
 Grids: the strong grid's two time planes take STRONG_FRACTION of one GPU's
 memory (cross-section 1536 x 1536, planes along the streaming dimension i);
-weak scaling gives each GPU half that, so its 2- and 4-GPU grids have 2x
-and 4x the planes. Both as the one-GPU path and the slab path time them:
+weak scaling gives each GPU half that (1/WEAK_DIV of it), so its 2- and
+4-GPU grids have 2x and 4x the planes of its one-GPU grid. Both as the one-GPU path and the slab path time them:
 AN5D_TIMING=1, kernel time in memory (one GPU), the whole run with its
 exchanges for slabs; host copies excluded from both.
 """
@@ -148,7 +148,8 @@ RUN_SH = r'''#!/bin/bash
 # The GPU count each point uses is AN5D_GPUS (GPUS="1 2 4" by default);
 # NVLink multicast stays off. BIN=dir runs the programs built in another
 # folder (an earlier an5dc's), TAG=x names the points kind-x. The mpi-*
-# phases run one rank per GPU count of GPUS under $MPIRUN.
+# phases run one rank per GPU count of GPUS under $MPIRUN. Weak points give
+# each GPU 1/WEAK_DIV (default 2) of the strong grid's planes.
 cd "$(dirname "$0")"
 mpirun=${{MPIRUN:-mpirun --allow-run-as-root --oversubscribe --bind-to none}}
 bin=${{BIN:-.}}
@@ -185,7 +186,7 @@ for set in {sets}; do
     done ;;
   weak)
     for g in $gpus; do
-      n=$((strong * g / 2))
+      n=$((strong * g / ${{WEAK_DIV:-2}}))
       echo "== point $base weak$TAG gpus=$g grid=${{n}}x{cross}x{cross} steps={steps}"
       AN5D_GPUS=$g AN5D_TIMING=1 $bin/$base $n {cross} {cross} {steps} 2>&1
     done ;;
