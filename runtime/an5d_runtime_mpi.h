@@ -623,50 +623,30 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   if (an5d_verbose() >= 2)
     fprintf(stderr, "an5d: MPI rank %d: its planes back on the host after "
                     "%.3f s\n", rank, MPI_Wtime() - start);
-  // Every rank gets every slab's planes, in rounds of at most a GiB from
-  // each slab: Open MPI's collectives have computed the bytes of messages
-  // of several GB in an int (open-mpi/ompi#5383); a 2-rank gather of 45 GB
-  // per rank printed nothing for 530 s on four H200s.
-  int *counts = (int *)calloc(2 * (size_t)ranks, sizeof(int));
-  if (counts == NULL) {
-    fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  int *displs = counts + ranks;
-  const char *given = getenv("AN5D_MPI_GATHER_PLANES"); // tests: smaller rounds
+  // Every rank gets every slab's planes: broadcasts from the slab's rank of
+  // at most a GiB each, from and into the arrays at the piece's own address.
+  // Open MPI's collectives have computed the bytes of messages of several
+  // GB in an int (open-mpi/ompi#5383); on four H200s a 2-rank gather of
+  // 45 GB per rank and plane stopped at its first MPI_Allgatherv, even in
+  // pieces of a GiB (displacements of up to 45 GB into the arrays).
+  const char *given = getenv("AN5D_MPI_GATHER_PLANES"); // tests: smaller pieces
   long per = given != NULL && atol(given) > 0
                  ? atol(given)
                  : (long)((1UL << 30) / (cells * sizeof(T)));
   if (per < 1)
     per = 1;
-  long deepest = 0;
   for (long s = 0; s < p.count; ++s) {
     long vf, ve, lf, le;
     an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
-    deepest = ve - vf > deepest ? ve - vf : deepest;
-  }
-  for (long off = 0; off < deepest; off += per) {
-    for (int s = 0; s < ranks; ++s) {
-      counts[s] = 0;
-      displs[s] = (int)planes;
-      if (s < p.count) {
-        long vf, ve, lf, le;
-        an5d_slab_span(&p, planes, s, &vf, &ve, &lf, &le);
-        const long left = ve - vf - off;
-        counts[s] = (int)(left < 0 ? 0 : left < per ? left : per);
-        displs[s] = (int)(vf + off < ve ? vf + off : ve);
-      }
+    for (long at = vf; at < ve; at += per) {
+      const int n = (int)(ve - at < per ? ve - at : per);
+      AN5D_MPI_CHECK(MPI_Bcast(plane0 + at * cells, n, plane, (int)s, MPI_COMM_WORLD));
+      AN5D_MPI_CHECK(MPI_Bcast(plane1 + at * cells, n, plane, (int)s, MPI_COMM_WORLD));
     }
-    AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane0,
-                                  counts, displs, plane, MPI_COMM_WORLD));
-    AN5D_MPI_CHECK(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, plane1,
-                                  counts, displs, plane, MPI_COMM_WORLD));
     if (an5d_verbose() >= 3)
-      fprintf(stderr, "an5d: MPI rank %d: gathered %ld planes of each slab "
-                      "after %.3f s\n", rank, off + per < deepest ? off + per : deepest,
-              MPI_Wtime() - start);
+      fprintf(stderr, "an5d: MPI rank %d: has slab %ld's planes after %.3f s\n",
+              rank, s, MPI_Wtime() - start);
   }
-  free(counts);
   if (an5d_verbose() >= 2)
     fprintf(stderr, "an5d: MPI rank %d: gathered after %.3f s\n", rank,
             MPI_Wtime() - start);
