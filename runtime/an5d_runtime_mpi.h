@@ -228,14 +228,14 @@ double an5d_mpi_halos_in(an5d_slab<T> *o, an5d_mpi_halos<T> *h, long cells,
 
 // --- Ranks of one node: halos peer to peer (CUDA IPC) ------------------------
 
-// With AN5D_MPI_IPC=1, when every rank runs on one node, each slab pulls its
+// When every rank runs on one node, each slab pulls its
 // halos straight from its neighbours' device buffers (opened once through
 // CUDA IPC) instead of through host memory. Interprocess events order the
 // copies with the kernels, and a small MPI message per round and side says
 // when an event has been recorded (an event must be recorded before another
 // process waits on it, and not recorded again before that wait is
-// enqueued). Opt-in until a GPU run confirms the last fix (the wait on the
-// slab's own kernels; docs/user-guide.md). The CPU emulation has no IPC.
+// enqueued). AN5D_MPI_IPC=0 sends them through MPI instead. The CPU
+// emulation has no IPC.
 template <typename T> struct an5d_mpi_ipc {
   int on;
   cudaEvent_t computed, received;    // this slab's, interprocess
@@ -255,15 +255,18 @@ struct an5d_mpi_ipc_info {
 };
 #endif
 
-// Whether AN5D_MPI_IPC=1 asks for it and the ranks share one node; the
-// same answer on every rank (collective).
-inline int an5d_mpi_ipc_wanted(int ranks) {
+// Whether the halos go peer to peer: the ranks share one node, every two
+// neighbouring slabs' GPUs are one device or can reach each other, and
+// AN5D_MPI_IPC is not 0 (1 or unset). `device` is this rank's GPU, `count`
+// the number of slabs (ranks from `count` on run none). The same answer on
+// every rank (collective).
+inline int an5d_mpi_ipc_wanted(int ranks, int device, long count) {
 #ifdef AN5D_EMULATION
-  (void)ranks;
+  (void)ranks, (void)device, (void)count;
   return 0;
 #else
   const char *given = getenv("AN5D_MPI_IPC");
-  if (given == NULL || strcmp(given, "1") != 0)
+  if (given != NULL && strcmp(given, "0") == 0)
     return 0;
   MPI_Comm node;
   int local = 0;
@@ -271,7 +274,28 @@ inline int an5d_mpi_ipc_wanted(int ranks) {
                                      MPI_INFO_NULL, &node));
   AN5D_MPI_CHECK(MPI_Comm_size(node, &local));
   AN5D_MPI_CHECK(MPI_Comm_free(&node));
-  return local == ranks;
+  if (local != ranks)
+    return 0;
+  // One node: every rank sees the same devices, so each rank can ask
+  // about every pair and all reach the same answer.
+  int *on = (int *)calloc(ranks, sizeof(int));
+  if (on == NULL) {
+    fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  AN5D_MPI_CHECK(
+      MPI_Allgather(&device, 1, MPI_INT, on, 1, MPI_INT, MPI_COMM_WORLD));
+  int reach = 1;
+  for (long s = 0; s + 1 < count && reach; ++s) {
+    int ab = 1, ba = 1;
+    if (on[s] != on[s + 1]) {
+      AN5D_CHECK(cudaDeviceCanAccessPeer(&ab, on[s], on[s + 1]));
+      AN5D_CHECK(cudaDeviceCanAccessPeer(&ba, on[s + 1], on[s]));
+    }
+    reach = ab && ba;
+  }
+  free(on);
+  return reach;
 #endif
 }
 
@@ -494,7 +518,7 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   }
   an5d_mpi_ipc<T> ipc;
   memset(&ipc, 0, sizeof ipc);
-  ipc.on = an5d_mpi_ipc_wanted(ranks);
+  ipc.on = an5d_mpi_ipc_wanted(ranks, device, p.count);
   if (an5d_verbose()) {
     // `an5d: MPI, 3 ranks, slabs of 171/171/170 planes (on devices 0/1/0
     // of their nodes; ...)`, from rank 0.

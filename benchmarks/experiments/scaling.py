@@ -149,7 +149,9 @@ RUN_SH = r'''#!/bin/bash
 # NVLink multicast stays off. BIN=dir runs the programs built in another
 # folder (an earlier an5dc's), TAG=x names the points kind-x. The mpi-*
 # phases run one rank per GPU count of GPUS under $MPIRUN. Weak points give
-# each GPU 1/WEAK_DIV (default 2) of the strong grid's planes.
+# each GPU 1/WEAK_DIV (default 2) of the strong grid's planes. The ranks
+# run without OMP_PROC_BIND: under --bind-to none every rank would bind its
+# OpenMP threads to the same cores, all ranks' first threads to core 0.
 cd "$(dirname "$0")"
 mpirun=${{MPIRUN:-mpirun --allow-run-as-root --oversubscribe --bind-to none}}
 bin=${{BIN:-.}}
@@ -177,12 +179,12 @@ for set in {sets}; do
   mpi-verify)
     for g in $gpus; do
       echo "== point $base mpi-verify$TAG gpus=$g grid=203x96x80 steps=$((2 * bt + 3))"
-      OMP_NUM_THREADS=$(( $(nproc) / g )) $mpirun -np $g $bin/$base.mpi.verify 203 96 80 $((2 * bt + 3)) 2>&1
+      env -u OMP_PROC_BIND OMP_NUM_THREADS=$(( $(nproc) / g )) $mpirun -np $g $bin/$base.mpi.verify 203 96 80 $((2 * bt + 3)) 2>&1
     done ;;
   mpi-strong)
     for g in $gpus; do
       echo "== point $base mpi-strong$TAG gpus=$g grid=${{strong}}x{cross}x{cross} steps={steps}"
-      OMP_NUM_THREADS=$(( $(nproc) / g )) AN5D_TIMING=1 $mpirun -np $g $bin/$base.mpi $strong {cross} {cross} {steps} 2>&1
+      env -u OMP_PROC_BIND OMP_NUM_THREADS=$(( $(nproc) / g )) AN5D_TIMING=1 $mpirun -np $g $bin/$base.mpi $strong {cross} {cross} {steps} 2>&1
     done ;;
   weak)
     for g in $gpus; do
