@@ -388,6 +388,23 @@ inline int an5d_ooc_plan_window(const an5d_ooc_geometry *g, int bt, long steps,
 // never writes (the planes outside first .. last, and around `box` in the
 // others): then a chunk's second plane is a device copy of its first, and
 // only one plane crosses the host link per chunk.
+// The smallest window that passes of one step over `single` (kernels of
+// degree 1) fit, searched below `fits`, a window that does (more planes
+// always fit): what a budget too small must at least give.
+inline long an5d_ooc_smallest_window(const an5d_ooc_geometry *single,
+                                     long fits) {
+  long fails = 0, need = fits;
+  an5d_ooc_plan probe;
+  while (need - fails > 1) {
+    const long mid = fails + (need - fails) / 2;
+    if (an5d_ooc_plan_window(single, 1, 1, mid, &probe))
+      need = mid;
+    else
+      fails = mid;
+  }
+  return need;
+}
+
 template <typename T>
 int an5d_ooc_same_boundary(const T *p0, const T *p1, long planes, long cells,
                            long first, long last, an5d_plane_box box) {
@@ -717,16 +734,7 @@ long an5d_out_of_core(T *plane0, T *plane1, long planes, long cells,
     if (!an5d_ooc_plan_window(&g, (int)bt, steps, window, &plan, &costs)) {
       one_step = an5d_ooc_plan_window(&single, 1, steps, window, &plan, &costs);
       if (!one_step) {
-        // The smallest window one step per pass fits (more always fits).
-        long fails = 0, need = planes;
-        an5d_ooc_plan probe;
-        while (need - fails > 1) {
-          const long mid = fails + (need - fails) / 2;
-          if (an5d_ooc_plan_window(&single, 1, 1, mid, &probe))
-            need = mid;
-          else
-            fails = mid;
-        }
+        const long need = an5d_ooc_smallest_window(&single, planes);
         fprintf(stderr,
                 "an5d: out-of-core: the device budget of %zu bytes is too "
                 "small: its window must hold both time planes of at least %ld "

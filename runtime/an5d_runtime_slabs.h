@@ -647,18 +647,10 @@ long an5d_slabs_out_of_core(T *plane0, T *plane1, long planes, long cells,
                             "round %ld fits no window\n", count, rounds + 1);
             abort();
           }
-          // The smallest window one step fits (more always fits).
-          long a, b, fv, lv, fails = 0, need = planes;
+          long a, b, fv, lv;
           an5d_ooc_part(&p, planes, s, first, last, lo, hi, 1, &a, &b, &fv, &lv);
           const an5d_ooc_geometry single = {b - a, fv - a, lv - a, lo, hi, 0};
-          an5d_ooc_plan probe;
-          while (need - fails > 1) {
-            const long mid = fails + (need - fails) / 2;
-            if (an5d_ooc_plan_window(&single, 1, 1, mid, &probe))
-              need = mid;
-            else
-              fails = mid;
-          }
+          const long need = an5d_ooc_smallest_window(&single, planes);
           fprintf(stderr, "an5d: out-of-core on %ld GPUs: the device budget "
                           "of %zu bytes on device %d is too small: slab %ld's "
                           "window must hold both time planes of at least %ld "

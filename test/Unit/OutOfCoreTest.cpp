@@ -185,4 +185,21 @@ TEST(OutOfCoreTest, PlansNeedRoomForOneStep) {
   EXPECT_FALSE(an5d_ooc_plan_window(&G, 2, 5, Need - 1, &Plan));
 }
 
+// The smallest window an error message names is the first that fits one
+// step per pass, for reaches on either side and with or without a rim.
+TEST(OutOfCoreTest, SmallestWindowIsTheFirstThatFits) {
+  for (long Lo = 0; Lo <= 3; ++Lo)
+    for (long Hi = 0; Hi <= 3; ++Hi) {
+      if (Lo + Hi == 0)
+        continue;
+      const an5d_ooc_geometry G = {90, Lo > 0 ? Lo : 1, 88 - Hi, Lo, Hi, 0};
+      an5d_ooc_plan Plan;
+      long First = 1;
+      while (!an5d_ooc_plan_window(&G, 1, 1, First, &Plan))
+        ++First;
+      EXPECT_EQ(an5d_ooc_smallest_window(&G, G.planes), First)
+          << "lo " << Lo << " hi " << Hi;
+    }
+}
+
 } // namespace
