@@ -215,6 +215,9 @@ def report(a):
                              * (int(l) - 2 * bench.radius_of(name)))
             rows.append(cur)
             continue
+        if line.startswith("=="):  # another header ends the point's lines
+            cur = None
+            continue
         if cur is None:
             continue
         if m := re.match(r"an5d timing: ([\d.]+) ms (kernels|on \d+ slabs|on \d+ ranks)", line):
