@@ -445,9 +445,30 @@ struct an5d_coef_copy {
 // form and record in *unproved the first launch where a division met a
 // value outside its proved range; the launches after it leave the planes
 // alone, so that launch and the rest run again with the exact kernels
-// (unproved NULL). Returns the launches made.
+// (unproved NULL). Returns the launches made. check 2 (AN5D_CHECK_PART):
+// the fast kernels report into the word an5d_part_unproved() names, and
+// whoever set it redoes the run (a slab's launches: the host does not wait
+// between them); with no word, the exact kernels.
+#define AN5D_CHECK_PART 2
+
+// The device word a part's checked launches report into; NULL: its
+// launches divide exactly. Set around a part's launches (an5d_slabs).
+inline unsigned long long *&an5d_part_unproved() {
+  static thread_local unsigned long long *word = NULL;
+  return word;
+}
+
+// The `check` of a part's an5d_steps: its fast kernels when a word is set.
+inline int an5d_part_check() {
+  return an5d_part_unproved() != NULL ? AN5D_CHECK_PART : 0;
+}
+
 template <typename Run>
 long an5d_checked_launches(int check, long launches, Run run) {
+  if (check == AN5D_CHECK_PART) {
+    run(0L, an5d_part_unproved());
+    return launches;
+  }
   if (!check || launches <= 0) {
     run(0L, (unsigned long long *)NULL);
     return launches;

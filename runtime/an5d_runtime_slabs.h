@@ -106,6 +106,10 @@ template <typename T> struct an5d_slab {
   // for each AN5D_CLOCK_*); NULL otherwise.
   cudaEvent_t *clock[6];
   double pulled; // bytes its halo copies moved in
+  // Checked kernels: the word its launches report into (see
+  // an5d_checked_launches), and after each round its copy on the host.
+  unsigned long long *unproved, *unproved_seen;
+  cudaEvent_t seen[2]; // the copies of the last two rounds
 };
 
 // A slab's timed events: around its kernels on stream 0 (the inner stream
@@ -413,6 +417,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     // meanwhile; the blocks near the ends follow once the halos are in.
     const int split = end == AN5D_END_OPEN && after_exchange;
     an5d_slab_clock(o, AN5D_CLOCK_KERNELS_BEGIN, round, 0);
+    an5d_part_unproved() = o->unproved; // NULL: the exact kernels
     if (split && runs) {
       int scratch = *swapped;
       launches += run(o->grid, o->rows, o->run_first, o->run_last, t, n,
@@ -436,6 +441,7 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
       out = mine;
       ran = 1;
     }
+    an5d_part_unproved() = NULL;
     an5d_slab_clock(o, AN5D_CLOCK_KERNELS_END, round, 0);
     AN5D_CHECK(cudaEventRecord(o->computed, 0));
   }
@@ -465,6 +471,70 @@ long an5d_slabs_round(an5d_slab<T> *slab, long count, long cells, long t,
     AN5D_CHECK(cudaEventRecord(o->received, o->halos));
   }
   return launches;
+}
+
+// --- Checked kernels on slabs ------------------------------------------------
+
+// With checked kernels (an5d_slabs' `checked`) every slab's launches run the
+// fast form and report into a word of their own (an5d_part_unproved). The
+// host reads the words two rounds behind the kernels; once one flags, the
+// planes are no longer what the C loop computes (a flagged slab's halos
+// went to its neighbours), and the whole run starts again from the host
+// planes with the exact kernels. Allocates the words and their host copies.
+template <typename T> void an5d_slabs_check_open(an5d_slab<T> *slab, long n) {
+  for (long s = 0; s < n; ++s) {
+    an5d_slab<T> *o = &slab[s];
+    AN5D_CHECK(cudaSetDevice(o->device));
+    AN5D_CHECK(cudaMalloc((void **)&o->unproved, sizeof *o->unproved));
+    AN5D_CHECK(cudaMemset(o->unproved, 0xFF, sizeof *o->unproved)); // none
+    AN5D_CHECK(cudaMallocHost((void **)&o->unproved_seen,
+                              sizeof *o->unproved_seen));
+    *o->unproved_seen = ~0ULL;
+    for (int i = 0; i < 2; ++i)
+      AN5D_CHECK(cudaEventCreateWithFlags(&o->seen[i],
+                                          cudaEventDisableTiming));
+  }
+}
+
+// Frees them; the slabs' launches divide exactly from then on.
+template <typename T>
+void an5d_slabs_check_close(an5d_slab<T> *slab, long n) {
+  for (long s = 0; s < n; ++s) {
+    an5d_slab<T> *o = &slab[s];
+    AN5D_CHECK(cudaSetDevice(o->device));
+    AN5D_CHECK(cudaFree(o->unproved));
+    AN5D_CHECK(cudaFreeHost(o->unproved_seen));
+    for (int i = 0; i < 2; ++i)
+      AN5D_CHECK(cudaEventDestroy(o->seen[i]));
+    o->unproved = o->unproved_seen = NULL;
+  }
+}
+
+// After round r's kernels: each slab's word to the host, on its stream.
+template <typename T>
+void an5d_slabs_check_copy(an5d_slab<T> *slab, long n, long r) {
+  for (long s = 0; s < n; ++s) {
+    an5d_slab<T> *o = &slab[s];
+    AN5D_CHECK(cudaSetDevice(o->device));
+    AN5D_CHECK(cudaMemcpyAsync(o->unproved_seen, o->unproved,
+                               sizeof *o->unproved, cudaMemcpyDeviceToHost,
+                               0));
+    AN5D_CHECK(cudaEventRecord(o->seen[r % 2], 0));
+  }
+}
+
+// Whether a slab's kernels flagged a value by round r (waits for that
+// round's copies; the ring holds the last two rounds').
+template <typename T>
+int an5d_slabs_check_flagged(an5d_slab<T> *slab, long n, long r) {
+  int flagged = 0;
+  for (long s = 0; s < n; ++s) {
+    an5d_slab<T> *o = &slab[s];
+    AN5D_CHECK(cudaSetDevice(o->device));
+    AN5D_CHECK(cudaEventSynchronize(o->seen[r % 2]));
+    flagged |= *(volatile unsigned long long *)o->unproved_seen != ~0ULL;
+  }
+  return flagged;
 }
 
 // --- Slabs out of core: several GPUs, a grid larger than their memory -------
@@ -831,7 +901,7 @@ template <typename T, typename Run>
 int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
                long last, long lo, long hi, long bt, int shift,
                an5d_plane_box box, long ooc_bt, long stream_block,
-               long t_first, long steps, Run run) {
+               long t_first, long steps, Run run, int checked = 0) {
   setenv("NCCL_NVLS_ENABLE", "0", 0);
   const long wanted = an5d_gpus_wanted();
   int devices = 0;
@@ -882,14 +952,18 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   }
   if (an5d_verbose())
     an5d_slabs_say(slab, &p, devices);
-  for (long s = 0; s < p.count; ++s) {
-    AN5D_CHECK(cudaSetDevice(slab[s].device));
-    for (long q = 0; q < 2; ++q)
-      AN5D_CHECK(cudaMemcpy(slab[s].grid + q * slab[s].rows * cells,
-                            (q ? plane1 : plane0) + slab[s].load_first * cells,
-                            (size_t)slab[s].rows * cells * sizeof(T),
-                            cudaMemcpyHostToDevice));
-  }
+  const auto upload = [&]() {
+    for (long s = 0; s < p.count; ++s) {
+      AN5D_CHECK(cudaSetDevice(slab[s].device));
+      for (long q = 0; q < 2; ++q)
+        AN5D_CHECK(cudaMemcpy(slab[s].grid + q * slab[s].rows * cells,
+                              (q ? plane1 : plane0) +
+                                  slab[s].load_first * cells,
+                              (size_t)slab[s].rows * cells * sizeof(T),
+                              cudaMemcpyHostToDevice));
+    }
+  };
+  upload();
   const char *timing = getenv("AN5D_TIMING");
   cudaEvent_t start = NULL, stop = NULL;
   const long rounds = (steps + p.exchange - 1) / p.exchange;
@@ -905,34 +979,60 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   // the halos: a halo, and the rows a launch reads past it (its degree is
   // the exchange period, so as many as a halo again).
   const long guard = 2 * (p.halo_lo > p.halo_hi ? p.halo_lo : p.halo_hi);
-  int swapped = 0;
-  for (long r = 0; r < rounds; ++r) {
-    const long t = t_first + r * p.exchange;
-    const long n = steps - r * p.exchange < p.exchange ? steps - r * p.exchange
-                                                       : p.exchange;
-    const int end = r + 1 == rounds   ? AN5D_END_AS_C
-                    : r + 2 == rounds ? AN5D_END_UNSWAPPED
-                                      : AN5D_END_OPEN;
-    if (an5d_verbose() >= 2)
-      fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld%s\n",
-              r + 1, rounds, t, t + n - 1,
-              end == AN5D_END_OPEN && r > 0
-                  ? " (the inner stream blocks during the exchange)"
-                  : "");
-    launches += an5d_slabs_round(slab, p.count, cells, t, n, r, r > 0,
-                                 r + 1 < rounds, &swapped, end,
-                                 an5d_read_plane(t + n, shift), first, last,
-                                 box, guard, run);
-    if (end != AN5D_END_OPEN && swapped) {
-      fprintf(stderr, "an5d: internal error: slab round %ld ended in the "
-                      "other plane\n", r + 1);
-      exit(1);
+  int checking = checked && rounds > 0;
+  if (checking)
+    an5d_slabs_check_open(slab, p.count);
+  while (1) { // once, or with checked kernels until no launch flags
+    int swapped = 0, flagged = 0;
+    for (long r = 0; r < rounds; ++r) {
+      // Checked: stop two rounds after a flag (the host waits for the copy
+      // of round r - 2, so two rounds stay queued).
+      if (checking && r >= 2 &&
+          (flagged = an5d_slabs_check_flagged(slab, p.count, r - 2)))
+        break;
+      const long t = t_first + r * p.exchange;
+      const long n = steps - r * p.exchange < p.exchange
+                         ? steps - r * p.exchange
+                         : p.exchange;
+      const int end = r + 1 == rounds   ? AN5D_END_AS_C
+                      : r + 2 == rounds ? AN5D_END_UNSWAPPED
+                                        : AN5D_END_OPEN;
+      if (an5d_verbose() >= 2)
+        fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld%s\n",
+                r + 1, rounds, t, t + n - 1,
+                end == AN5D_END_OPEN && r > 0
+                    ? " (the inner stream blocks during the exchange)"
+                    : "");
+      launches += an5d_slabs_round(slab, p.count, cells, t, n, r, r > 0,
+                                   r + 1 < rounds, &swapped, end,
+                                   an5d_read_plane(t + n, shift), first, last,
+                                   box, guard, run);
+      if (end != AN5D_END_OPEN && swapped) {
+        fprintf(stderr, "an5d: internal error: slab round %ld ended in the "
+                        "other plane\n", r + 1);
+        exit(1);
+      }
+      if (checking)
+        an5d_slabs_check_copy(slab, p.count, r);
     }
-  }
-  // The last round exchanges nothing: each slab's own planes go back.
-  for (long s = 0; s < p.count; ++s) {
-    AN5D_CHECK(cudaSetDevice(slab[s].device));
-    AN5D_CHECK(cudaDeviceSynchronize());
+    // The last round exchanges nothing: each slab's own planes go back.
+    for (long s = 0; s < p.count; ++s) {
+      AN5D_CHECK(cudaSetDevice(slab[s].device));
+      AN5D_CHECK(cudaDeviceSynchronize());
+    }
+    if (!checking)
+      break;
+    if (!flagged)
+      flagged = an5d_slabs_check_flagged(slab, p.count, rounds - 1);
+    an5d_slabs_check_close(slab, p.count);
+    checking = 0;
+    if (!flagged)
+      break;
+    if (an5d_verbose())
+      fprintf(stderr, "an5d: a slab's launch met a value outside a "
+                      "division's fast range: the whole run again, "
+                      "exactly\n");
+    upload();
   }
   if (start != NULL) {
     float ms = 0.0f;

@@ -179,7 +179,9 @@ void Emitter::header() {
     W.line("//   meets a value outside a helper's proved range (subnormal, "
            "huge, infinite, NaN) runs again");
     W.line("//   with it, and so do the launches after it "
-           "(an5d_checked_launches; AN5D_VERBOSE=1 says so).");
+           "(an5d_checked_launches; AN5D_VERBOSE=1 says so). Slabs");
+    W.line("//   (AN5D_GPUS) skip it too and run again whole when one "
+           "flags; out of core and under MPI, the vote.");
   }
   headerFooter();
 }

@@ -490,9 +490,11 @@ void Emitter::outOfCore() {
   for (unsigned Dm = 1; Dm < N; ++Dm)
     Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   Args += scalarArgs("chunk_coefs");
-  // Slabs and chunks run exact kernels: a redo would need the host's sync.
+  // A slab's launches report into the word the slab runtime sets (and it
+  // redoes the run); out-of-core chunks and MPI slabs set none and run the
+  // exact kernels: a redo would need the host's sync.
   if (fileChecks())
-    Args += ", 0";
+    Args += ", an5d_part_check()";
   Args += ", chunk_swapped, chunk_end, chunk_part, chunk_guard";
   std::string Steps = Plans.size() > 1 ? "an5d_steps_of(0, " : "an5d_steps(";
   std::string Planes = S.planesAreArrays() ? std::string("host_0, host_1")
@@ -551,9 +553,13 @@ void Emitter::outOfCore() {
   const std::string OocBt = str(OneStep ? 1 : P.BT);
   const std::string StreamBlock =
       P.naive() ? std::string("0") : str(P.StreamBlock);
+  if (checkedPlan())
+    W.line("// 1: the slabs run the checked kernels, and the whole run again "
+           "exactly when one flags.");
   W.line("if (an5d_slabs(" + Head + ", " + str(P.WriteShift) + ", " + Box +
          ", " + OocBt + ", " + StreamBlock +
-         ", t_first, steps, an5d_part))");
+         ", t_first, steps, an5d_part" + (checkedPlan() ? ", 1" : "") +
+         "))");
   W.indent();
   W.line("return;");
   W.dedent();
