@@ -286,18 +286,28 @@ struct an5d_ooc_costs {
   double ratio, launch, fill;
 };
 
+// The target's device memory and host link bandwidths, bytes per second
+// each way (an5dc writes its device table's figures into each file).
+#ifndef AN5D_DEVICE_MEMORY_BPS
+#define AN5D_DEVICE_MEMORY_BPS 4e12
+#endif
+#ifndef AN5D_HOST_LINK_BPS
+#define AN5D_HOST_LINK_BPS 50e9
+#endif
+
 // The costs an5d_out_of_core assumes for a grid of `grid_bytes` (one time
 // plane) with `sent` planes crossing the host link per chunk: a step in
-// memory moves both planes at about 4 TB/s, the host link about 50 GB/s
-// each way, a launch about 15 us, and a launch needs about 32 Mi cells to
-// fill the GPU (H100 and H200; the fill measured on an H200: j2d5pt chunks
-// of 654 planes of 16384 cells ran 6x slower than in memory, star3d1r
-// chunks of 9 planes of 1024^2 cells 4x). AN5D_OOC_RATIO sets the ratio.
+// memory moves both planes at AN5D_DEVICE_MEMORY_BPS, the host link
+// AN5D_HOST_LINK_BPS each way, a launch about 15 us, and a launch needs
+// about 32 Mi cells to fill the GPU (H100 and H200; the fill measured on an
+// H200: j2d5pt chunks of 654 planes of 16384 cells ran 6x slower than in
+// memory, star3d1r chunks of 9 planes of 1024^2 cells 4x). AN5D_OOC_RATIO
+// sets the ratio.
 inline an5d_ooc_costs an5d_ooc_default_costs(double grid_bytes, int sent,
                                              double plane_cells) {
-  const double step_s = 2.0 * grid_bytes / 4e12;
+  const double step_s = 2.0 * grid_bytes / AN5D_DEVICE_MEMORY_BPS;
   an5d_ooc_costs c;
-  c.ratio = sent * grid_bytes / 50e9 / step_s;
+  c.ratio = sent * grid_bytes / AN5D_HOST_LINK_BPS / step_s;
   c.launch = 15e-6 / step_s;
   c.fill = plane_cells > 0 ? 33554432.0 / plane_cells : 1.0;
   const char *r = getenv("AN5D_OOC_RATIO");

@@ -37,6 +37,9 @@ struct DeviceSpec : Target {
   double Fp32GFlops = 0, Fp64GFlops = 0; // FMA peaks
   double GlobalGBs = 0;                  // measured streaming copy
   double SharedGBs = 0;                  // SMs x bytes per clock x clock
+  /// The host link, each way (pinned copies of 2 GiB): out of core, the
+  /// generated program weighs it against the device memory.
+  double HostLinkGBs = 0;
   /// Calibrated: issue slots per computed cell and level beyond the
   /// floating-point and shared-memory instructions (address arithmetic,
   /// boundary selects, the register ring, the barrier).

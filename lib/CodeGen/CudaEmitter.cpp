@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
+#include "an5d/Model.h"
 
 #include <algorithm>
 #include <cassert>
@@ -293,6 +294,17 @@ void Emitter::preludeCommon() {
   W.raw("#ifndef AN5D_MAX_GRID_YZ");
   W.raw("#define AN5D_MAX_GRID_YZ " + str(P.Gpu.MaxGridYZ) + "L");
   W.raw("#endif");
+  if (const DeviceSpec *D = findDevice(P.Gpu.Name)) {
+    // Out of core, the planner weighs the host link against a step in
+    // device memory (an5d_ooc_default_costs).
+    W.line("// The target's device memory and host link (each way), bytes "
+           "per second: the");
+    W.line("// out-of-core planner weighs copies against steps with them.");
+    W.raw("#define AN5D_DEVICE_MEMORY_BPS " + str((int64_t)D->GlobalGBs) +
+          "e9");
+    W.raw("#define AN5D_HOST_LINK_BPS " +
+          str((int64_t)(D->HostLinkGBs * 10)) + "e8");
+  }
   W.line("");
   // The user's -D macros must not rename the generated code's identifiers
   // (a macro `w` met the runtime's parameter `w`, `steps` a kernel's): they

@@ -15,7 +15,8 @@ constexpr double CalibratedEdge = 3.0;
 
 /// The device of target Name (targetTable) with its speeds.
 DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
-                double Global, double Shared, const char *Source) {
+                double Global, double Shared, double HostLink,
+                const char *Source) {
   const Target *T = findTarget(Name);
   assert(T && "every device is a target");
   DeviceSpec D;
@@ -25,6 +26,7 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.Fp64GFlops = Fp64;
   D.GlobalGBs = Global;
   D.SharedGBs = Shared;
+  D.HostLinkGBs = HostLink;
   D.OverheadInstr = CalibratedOverhead;
   D.LatencyCycles = CalibratedLatency;
   D.EdgeSlowdown = CalibratedEdge;
@@ -34,21 +36,26 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
 
 std::vector<DeviceSpec> buildTable() {
   std::vector<DeviceSpec> Table = {
-      make("H100", 1980, 66900, 33500, 2908, 33400,
+      make("H100", 1980, 66900, 33500, 2908, 33400, 55.2,
            "shared/hardware.md: HBM measured (float4 streaming copy), "
-           "peaks and shared bandwidth computed from 132 SMs x 1980 MHz"),
-      make("H200", 1980, 66900, 33500, 3976, 33400,
+           "peaks and shared bandwidth computed from 132 SMs x 1980 MHz; "
+           "host link measured (benchmarks/experiments/"
+           "host-link-bandwidth.cu)"),
+      make("H200", 1980, 66900, 33500, 3976, 33400, 55.0,
            "shared/hardware.md: HBM measured (float4 streaming copy), "
-           "peaks and shared bandwidth computed from 132 SMs x 1980 MHz"),
-      make("A100", 1410, 19500, 9700, 1835, 19500,
+           "peaks and shared bandwidth computed from 132 SMs x 1980 MHz; "
+           "host link measured (benchmarks/experiments/"
+           "host-link-bandwidth.cu)"),
+      make("A100", 1410, 19500, 9700, 1835, 19500, 25.0,
            "public specification: 2039 GB/s HBM at 90% (not measured), "
-           "peaks and shared bandwidth from 108 SMs x 1410 MHz"),
-      make("V100", 1530, 15700, 7850, 791, 10650,
+           "peaks and shared bandwidth from 108 SMs x 1410 MHz, PCIe 4.0 "
+           "x16 at 80% (not measured)"),
+      make("V100", 1530, 15700, 7850, 791, 10650, 12.0,
            "AN5D Table 4: measured HBM (BabelStream) and shared memory "
-           "(gpumembench), float"),
-      make("P100", 1480, 10600, 5300, 535, 9700,
+           "(gpumembench), float; PCIe 3.0 x16 at 75% (not measured)"),
+      make("P100", 1480, 10600, 5300, 535, 9700, 12.0,
            "AN5D Table 4: measured HBM (BabelStream) and shared memory "
-           "(gpumembench), float"),
+           "(gpumembench), float; PCIe 3.0 x16 at 75% (not measured)"),
   };
   assert(Table.size() == targetTable().size() && "a device per target");
   return Table;
