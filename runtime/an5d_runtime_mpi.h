@@ -582,13 +582,9 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
     const long guard = 2 * (p.halo_lo > p.halo_hi ? p.halo_lo : p.halo_hi);
     int swapped = 0, q = 0;
     for (long r = 0; r < rounds; ++r) {
-      const long t = t_first + r * p.exchange;
-      const long n = steps - r * p.exchange < p.exchange
-                         ? steps - r * p.exchange
-                         : p.exchange;
-      const int end = r + 1 == rounds   ? AN5D_END_AS_C
-                      : r + 2 == rounds ? AN5D_END_UNSWAPPED
-                                        : AN5D_END_OPEN;
+      long t, n;
+      int end;
+      an5d_slab_round_of(r, rounds, t_first, steps, p.exchange, &t, &n, &end);
       // As in an5d_slabs_round: a round of one launch runs its inner stream
       // blocks while the last round's halos travel.
       const int split = end == AN5D_END_OPEN && r > 0;

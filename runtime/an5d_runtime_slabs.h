@@ -383,6 +383,19 @@ void an5d_slabs_say(const an5d_slab<T> *slab, const an5d_slab_plan *p,
           p->halo_lo, p->halo_hi, p->exchange);
 }
 
+// Round r of `rounds` of a slab run of `steps` steps from t_first,
+// exchanging every `exchange` steps: its first step *t, its step count *n,
+// and how its launches end (*end, AN5D_END_*: the last round as the C loop,
+// the one before unswapped, the others open).
+inline void an5d_slab_round_of(long r, long rounds, long t_first, long steps,
+                               long exchange, long *t, long *n, int *end) {
+  *t = t_first + r * exchange;
+  *n = steps - r * exchange < exchange ? steps - r * exchange : exchange;
+  *end = r + 1 == rounds   ? AN5D_END_AS_C
+         : r + 2 == rounds ? AN5D_END_UNSWAPPED
+                           : AN5D_END_OPEN;
+}
+
 // One round: `n` steps from t on every slab (run(grid, rows, first, last,
 // t, n, swapped, end, part, guard, origin): `part` the stream blocks, AN5D_PART_*,
 // `guard` rows from the ends of the interior planes first .. last, `origin`
@@ -990,13 +1003,9 @@ int an5d_slabs(T *plane0, T *plane1, long planes, long cells, long first,
       if (checking && r >= 2 &&
           (flagged = an5d_slabs_check_flagged(slab, p.count, r - 2)))
         break;
-      const long t = t_first + r * p.exchange;
-      const long n = steps - r * p.exchange < p.exchange
-                         ? steps - r * p.exchange
-                         : p.exchange;
-      const int end = r + 1 == rounds   ? AN5D_END_AS_C
-                      : r + 2 == rounds ? AN5D_END_UNSWAPPED
-                                        : AN5D_END_OPEN;
+      long t, n;
+      int end;
+      an5d_slab_round_of(r, rounds, t_first, steps, p.exchange, &t, &n, &end);
       if (an5d_verbose() >= 2)
         fprintf(stderr, "an5d: slabs round %ld of %ld: steps %ld .. %ld%s\n",
                 r + 1, rounds, t, t + n - 1,
