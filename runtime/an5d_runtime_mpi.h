@@ -257,12 +257,12 @@ struct an5d_mpi_ipc_info {
 
 // Whether the halos go peer to peer: the ranks share one node, every two
 // neighbouring slabs' GPUs are one device or can reach each other, and
-// AN5D_MPI_IPC is not 0 (1 or unset). `device` is this rank's GPU, `count`
+// AN5D_MPI_IPC is not 0 (1 or unset). `on[r]` is rank r's GPU, `count`
 // the number of slabs (ranks from `count` on run none). The same answer on
 // every rank (collective).
-inline int an5d_mpi_ipc_wanted(int ranks, int device, long count) {
+inline int an5d_mpi_ipc_wanted(int ranks, const int *on, long count) {
 #ifdef AN5D_EMULATION
-  (void)ranks, (void)device, (void)count;
+  (void)ranks, (void)on, (void)count;
   return 0;
 #else
   const char *given = getenv("AN5D_MPI_IPC");
@@ -278,13 +278,6 @@ inline int an5d_mpi_ipc_wanted(int ranks, int device, long count) {
     return 0;
   // One node: every rank sees the same devices, so each rank can ask
   // about every pair and all reach the same answer.
-  int *on = (int *)calloc(ranks, sizeof(int));
-  if (on == NULL) {
-    fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  AN5D_MPI_CHECK(
-      MPI_Allgather(&device, 1, MPI_INT, on, 1, MPI_INT, MPI_COMM_WORLD));
   int reach = 1;
   for (long s = 0; s + 1 < count && reach; ++s) {
     int ab = 1, ba = 1;
@@ -294,7 +287,6 @@ inline int an5d_mpi_ipc_wanted(int ranks, int device, long count) {
     }
     reach = ab && ba;
   }
-  free(on);
   return reach;
 #endif
 }
@@ -518,17 +510,18 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
   }
   an5d_mpi_ipc<T> ipc;
   memset(&ipc, 0, sizeof ipc);
-  ipc.on = an5d_mpi_ipc_wanted(ranks, device, p.count);
+  // Every rank's GPU: for the peer-to-peer decision and the decision line.
+  int *on = (int *)calloc(ranks, sizeof(int));
+  if (on == NULL) {
+    fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  AN5D_MPI_CHECK(
+      MPI_Allgather(&device, 1, MPI_INT, on, 1, MPI_INT, MPI_COMM_WORLD));
+  ipc.on = an5d_mpi_ipc_wanted(ranks, on, p.count);
   if (an5d_verbose()) {
     // `an5d: MPI, 3 ranks, slabs of 171/171/170 planes (on devices 0/1/0
     // of their nodes; ...)`, from rank 0.
-    int *on = rank == 0 ? (int *)calloc(ranks, sizeof(int)) : NULL;
-    if (rank == 0 && on == NULL) {
-      fprintf(stderr, "an5d: out of host memory for %d ranks\n", ranks);
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    AN5D_MPI_CHECK(
-        MPI_Gather(&device, 1, MPI_INT, on, 1, MPI_INT, 0, MPI_COMM_WORLD));
     if (rank == 0) {
       fprintf(stderr, "an5d: MPI, %d ranks, slabs of ", ranks);
       for (long s = 0; s < p.count; ++s) {
@@ -546,9 +539,9 @@ int an5d_mpi_slabs(T *plane0, T *plane1, long planes, long cells, long first,
               : h.device_direct ? "from device memory (CUDA-aware MPI)"
                                 : "through host memory",
               p.exchange);
-      free(on);
     }
   }
+  free(on);
   MPI_Datatype plane = an5d_mpi_plane_type<T>(cells);
   const char *timing = getenv("AN5D_TIMING");
   const int timed = timing != NULL && atoi(timing) > 0;

@@ -394,10 +394,6 @@ inline int an5d_ooc_plan_window(const an5d_ooc_geometry *g, int bt, long steps,
   return found;
 }
 
-// Whether the two time planes agree, bit for bit, on every cell the stencil
-// never writes (the planes outside first .. last, and around `box` in the
-// others): then a chunk's second plane is a device copy of its first, and
-// only one plane crosses the host link per chunk.
 // The smallest window that passes of one step over `single` (kernels of
 // degree 1) fit, searched below `fits`, a window that does (more planes
 // always fit): what a budget too small must at least give.
@@ -415,6 +411,10 @@ inline long an5d_ooc_smallest_window(const an5d_ooc_geometry *single,
   return need;
 }
 
+// Whether the two time planes agree, bit for bit, on every cell the stencil
+// never writes (the planes outside first .. last, and around `box` in the
+// others): then a chunk's second plane is a device copy of its first, and
+// only one plane crosses the host link per chunk.
 template <typename T>
 int an5d_ooc_same_boundary(const T *p0, const T *p1, long planes, long cells,
                            long first, long last, an5d_plane_box box) {
