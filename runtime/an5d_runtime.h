@@ -250,6 +250,17 @@ inline an5d_schedule an5d_launch_schedule(long steps, int bt) {
   return s;
 }
 
+// Three time levels (each level in a plane of its own, nothing to keep in
+// parity): steps / bt launches of degree bt, then one of the remainder.
+inline an5d_schedule an5d_level_schedule(long steps, int bt) {
+  an5d_schedule s;
+  s.full = steps / bt;
+  s.tail_count = 0;
+  if (steps % bt != 0)
+    s.tail[s.tail_count++] = (int)(steps % bt);
+  return s;
+}
+
 // How a run of steps on a part of the grid may leave the planes, when the
 // next steps go on from them on the device (an5d_steps' `end`):
 #define AN5D_END_AS_C 0      // both planes as the C loop leaves them

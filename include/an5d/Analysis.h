@@ -90,8 +90,13 @@ struct StencilAnalysis {
   /// Bytes per cell of the coefficient arrays with the grid's dimensions
   /// (those whose elements come from memory, not the caches; the model).
   unsigned CoefGridBytes = 0;
-  /// The write's plane is (t + WriteShift) % 2.
+  /// The write's plane is (t + WriteShift) % TimeLevels.
   int64_t WriteShift = 1;
+  /// Stencil::TimeLevels: 3 when a step also reads the step before the
+  /// previous one, at the cell itself (OlderRead).
+  unsigned TimeLevels = 2;
+  /// Per read (Stencil::Reads): it reads that older level.
+  std::vector<bool> OlderRead;
   bool Jacobi = false;
   bool BoundsProven = false;
   std::vector<std::string> BoundsNotes;

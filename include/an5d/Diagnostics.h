@@ -39,6 +39,7 @@ enum class Reject {
   TurnMismatch,       // two arrays in turn whose nests are not one update
   SeveralFields,      // loop nests in one time step writing several arrays
   CoefficientIndex,   // a coefficient array read at a subscript it cannot be
+  OlderLevelOffset,   // three time levels: the older level read off the cell
   Internal,           // an5dc's own limitation hit unexpectedly
 };
 

@@ -189,6 +189,15 @@ struct Plan {
   int64_t Threads = 0;
   std::vector<KernelPlan> Kernels; // degree 1 .. BT
   int64_t WriteShift = 1;
+  /// StencilAnalysis::TimeLevels: 3 when each level also reads level - 2
+  /// at the cell itself.
+  int64_t TimeLevels = 2;
+  /// Planes of the grid on the device. Two levels: 2, the C loop's. Three:
+  /// 3 for the naive scheme; N.5D keeps level l in plane l mod DevicePlanes
+  /// (a multiple of 3 of at least bT + 2, so that a launch writes levels
+  /// bT - 1 and bT into planes no block of it reads, and each plane keeps
+  /// the boundary of the user plane l mod 3).
+  int64_t DevicePlanes = 2;
   /// How the parameters were chosen (the model's prediction, or the
   /// command line), for the generated file's header; "" for naive plans.
   std::string Origin;
@@ -273,9 +282,10 @@ struct Plan {
   /// same row in the same plane (plane bnd_plane ^ (L % 2)), still in that
   /// level's register ring when lo_0 >= hi_0. Edge blocks then load
   /// boundary values at levels 0 and 1 only. The associative kernel keeps
-  /// partial sums, not a ring of level values.
+  /// partial sums, not a ring of level values. With three time levels the
+  /// boundary of level L is that of level L - 3.
   bool boundaryFromRegisters() const {
-    return Kernel != KernelKind::Assoc && Lo[0] >= Hi[0];
+    return Kernel != KernelKind::Assoc && Lo[0] >= Hi[0] && TimeLevels == 2;
   }
   /// Threads that copy level 0's halo rows (HaloRows): lo + hi rows of
   /// the block's threads along j.

@@ -44,10 +44,11 @@ std::string cellIndex(const Stencil &S) {
   return Idx;
 }
 
-/// The plane selector text "(t + k) % 2" for a shift k.
+/// The plane selector text "(t + k) % 2" (three levels: % 3) for a shift k.
 std::string planeText(const Stencil &S, int64_t Shift) {
   AffineExpr E = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
-  return Shift == 0 ? S.Time.Iter + " % 2" : "(" + E.str() + ") % 2";
+  std::string M = " % " + std::to_string(S.TimeLevels);
+  return Shift == 0 ? S.Time.Iter + M : "(" + E.str() + ")" + M;
 }
 
 // --- Double coefficients -----------------------------------------------------
@@ -98,6 +99,9 @@ private:
   bool checkWrite();
   bool computeOffsets();
   bool checkDependences();
+  /// Three time levels: every read of the older level is at the cell
+  /// itself (the kernels keep that level's value in the cell's register).
+  bool checkOlderReads();
   bool checkBounds();
   bool checkCoefBounds(size_t R);
   bool checkPlaneSign(const an5d::Access &Src);
@@ -134,7 +138,16 @@ bool Analyzer::checkWrite() {
                 "an offset by shifting the loop bounds instead)");
     return false;
   }
-  A.WriteShift = ((S.Write.TimeBase.Constant % 2) + 2) % 2;
+  int64_t Planes = S.TimeLevels;
+  A.TimeLevels = S.TimeLevels;
+  A.WriteShift = ((S.Write.TimeBase.Constant % Planes) + Planes) % Planes;
+  // Three levels: each read is of the previous step's plane or of the one
+  // before it (the older level).
+  for (const an5d::Access &R : S.Reads) {
+    int64_t Back = ((S.Write.TimeBase.Constant - R.TimeBase.Constant) %
+                        Planes + Planes) % Planes;
+    A.OlderRead.push_back(Planes == 3 && Back == 2);
+  }
   return true;
 }
 
@@ -167,6 +180,25 @@ bool Analyzer::computeOffsets() {
   return true;
 }
 
+bool Analyzer::checkOlderReads() {
+  for (size_t R = 0; R < S.Reads.size(); ++R) {
+    if (!A.OlderRead[R])
+      continue;
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    if (std::any_of(O.begin(), O.end(), [](int64_t X) { return X != 0; })) {
+      // "A[t % 3]" then the cell's own subscripts.
+      std::string Read = S.Reads[R].str(S.Array.Name, S.numSpaceDims());
+      D.error(Reject::OlderLevelOffset, S.Reads[R].Range,
+              "this read of the step before the previous one is not at the "
+              "updated cell; an5dc reads that level at the cell itself only "
+              "('" + Read + cellIndex(S) + "'), the previous step's plane at "
+              "any offset");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Jacobi: every value read was written one step earlier (or is initial),
 /// and no two cells of one step touch the same element.
 bool Analyzer::checkDependences() {
@@ -177,7 +209,9 @@ bool Analyzer::checkDependences() {
     return isl::union_set(isl::set(C, "{ S[" + Dims + "] : " + Cond + " }"));
   };
   // { S[dt, d...] : dt = 1 }: dependence distances of a Jacobi stencil
-  isl::union_set PreviousStep = withDelta("dt = 1");
+  // (three time levels: dt = 1 or 2, the older level read at the cell)
+  isl::union_set PreviousStep =
+      withDelta(S.TimeLevels == 3 ? "1 <= dt <= 2" : "dt = 1");
   // An array updated in place keeps one plane: what N.5D blocking would
   // need instead is a second plane or array for the step's new values.
   const bool InPlace = S.Form == StencilForm::InPlace;
@@ -187,7 +221,7 @@ bool Analyzer::checkDependences() {
       cellIndex(S) + " = f(" + S.Array.Name + "[" + S.Time.Iter +
       " % 2])'), two arrays in turn or a pointer swap";
   if (M.Flow.deltas().is_subset(PreviousStep) &&
-      M.SameStepConflicts.is_empty()) {
+      M.SameStepConflicts.is_empty() && checkOlderReads()) {
     if (InPlace) {
       D.error(Reject::NotDoubleBuffered, S.Write.Range,
               "'" + S.Array.Name + "' is updated in place, with no plane "
@@ -369,7 +403,8 @@ bool Analyzer::checkBounds() {
     Ok &= checkCoefBounds(R);
   A.BoundsProven = Ok && A.BoundsNotes.empty();
   if (!S.Array.Extents[0])
-    A.BoundsNotes.push_back("plane extent not declared: assumes 2 planes");
+    A.BoundsNotes.push_back("plane extent not declared: assumes " +
+                            std::to_string(S.TimeLevels) + " planes");
   return Ok;
 }
 
@@ -413,7 +448,8 @@ void Analyzer::classify() {
   for (const ArrayInfo &C : S.CoefArrays)
     if (C.Extents.size() == S.numSpaceDims() - S.VirtualDims)
       A.CoefGridBytes += elemTypeBytes(C.Elem);
-  if (S.CoefReads.empty() && !S.ReadsTime)
+  // The partial sums take the previous level's rows only.
+  if (S.CoefReads.empty() && !S.ReadsTime && S.TimeLevels == 2)
     A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
 }
 
@@ -694,6 +730,7 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
   } else {
     OS << (CoefArrays ? "no (reads coefficient arrays)\n"
            : ReadsTime ? "no (reads the time step)\n"
+           : TimeLevels == 3 ? "no (three time levels)\n"
                        : "no\n");
   }
   if (CoefArrays)
@@ -701,7 +738,14 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
        << " distinct elements per cell, " << CoefGridBytes
        << " bytes per cell from memory)\n";
   OS << "  jacobi: " << (Jacobi ? "yes" : "no") << "\n";
-  OS << "  write plane: (t + " << WriteShift << ") % 2\n";
+  OS << "  write plane: (t + " << WriteShift << ") % " << TimeLevels << "\n";
+  if (TimeLevels == 3) {
+    OS << "  older-level reads:";
+    for (size_t R = 0; R < OlderRead.size(); ++R)
+      if (OlderRead[R])
+        OS << " " << R;
+    OS << "\n";
+  }
   OS << "  bounds: " << (BoundsProven ? "proven" : "not proven") << "\n";
   for (const std::string &N : BoundsNotes)
     OS << "    " << N << "\n";

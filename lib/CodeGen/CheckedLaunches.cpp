@@ -23,7 +23,10 @@ bool Emitter::fileChecks() const {
 }
 
 bool Emitter::checkedPlan() const {
-  return fileChecks() && P.Run != Scheme::Naive && !P.vectorCells();
+  // Three levels: a flagged launch's older input may be overwritten before
+  // the host sees the flag, so they run the exact kernels.
+  return fileChecks() && P.Run != Scheme::Naive && !P.vectorCells() &&
+         P.TimeLevels == 2;
 }
 
 std::string Emitter::deviceParams(bool Uses) const {

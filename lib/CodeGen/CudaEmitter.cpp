@@ -106,11 +106,24 @@ void Emitter::header() {
   W.line("//");
   W.line("// Stencil: " + S.Array.Name + ", " + dimsText() + Elem + ", " +
          shapeName(A.StencilShape) + ", reach " + reachText());
-  W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
-         " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
-         " + " + str(P.WriteShift) + ") % 2, reads plane " +
-         (P.WriteShift == 1 ? S.Time.Iter : "(" + S.Time.Iter + " + 1)") +
-         " % 2");
+  auto planeOf = [&](int64_t Shift) {
+    Shift = mod(Shift, P.TimeLevels);
+    std::string T = Shift ? "(" + S.Time.Iter + " + " + str(Shift) + ")"
+                          : S.Time.Iter;
+    return T + " % " + str(P.TimeLevels);
+  };
+  if (threeLevels())
+    W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
+           " .. " + S.Time.Upper.str() + ", writes plane " +
+           planeOf(P.WriteShift) + ", reads plane " +
+           planeOf(P.WriteShift - 1) + " and, at the cell, plane " +
+           planeOf(P.WriteShift - 2) + " (three time levels)");
+  else
+    W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
+           " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
+           " + " + str(P.WriteShift) + ") % 2, reads plane " +
+           (P.WriteShift == 1 ? S.Time.Iter : "(" + S.Time.Iter + " + 1)") +
+           " % 2");
   // Autotuned candidates differ in their cells; each one's label says.
   std::string CellsText;
   if (Plans.size() == 1)
@@ -170,10 +183,18 @@ void Emitter::header() {
          "unrolled so register slots");
   W.line("//         and buffer parity are constants;");
   W.line("//   tail: a uniform exit test before each unrolled row.");
-  W.line("// Host: launches of degree <= bT, the last one of degree 1, as "
-         "many launches as steps modulo 2,");
-  W.line("//   so both planes end as the C loop leaves them. Grid sizes and "
-         "the step count are run-time values.");
+  if (threeLevels()) {
+    W.line("// Host: launches of degree <= bT, each storing its last two "
+           "levels (the run's last also the third");
+    W.line("//   from last), so all three planes end as the C loop leaves "
+           "them. Grid sizes and the step count");
+    W.line("//   are run-time values.");
+  } else {
+    W.line("// Host: launches of degree <= bT, the last one of degree 1, as "
+           "many launches as steps modulo 2,");
+    W.line("//   so both planes end as the C loop leaves them. Grid sizes and "
+           "the step count are run-time values.");
+  }
   if (checkedPlan()) {
     W.line("// Divisions: exact. In memory the kernels skip the division "
            "helpers' warp vote; a launch that");
@@ -378,6 +399,11 @@ void Emitter::parameters() {
           " */");
   }
   W.raw("#define AN5D_THREADS " + str(P.Threads));
+  if (threeLevels()) {
+    ParamMacros.push_back("AN5D_PLANES");
+    W.raw("#define AN5D_PLANES " + str(P.DevicePlanes) +
+          " /* level l in plane l mod AN5D_PLANES (three time levels) */");
+  }
   if (P.Cells > 1) {
     ParamMacros.push_back("AN5D_CELLS");
     W.raw("#define AN5D_CELLS " + str(P.Cells) + " /* cells per thread along " +
@@ -581,7 +607,8 @@ void Emitter::userProgram() {
     Bases = {"&" + S.Array.Name + Zeros};
     References = {"an5d_reference"};
   }
-  std::string Cells = TwoArrays ? "(size_t)" : "(size_t)2 * ";
+  std::string Cells =
+      TwoArrays ? "(size_t)" : "(size_t)" + str(S.TimeLevels) + " * ";
   for (unsigned Dm = 1; Dm <= N; ++Dm)
     Cells += std::string(Dm > 1 ? " * " : "") + "(" + S.Array.ExtentText[Dm] +
              ")";
@@ -658,10 +685,12 @@ void Emitter::userProgram() {
 void Emitter::sampleReference(
     const std::function<void(const std::string &)> &Line, bool Before) {
   W.raw("#ifdef AN5D_VERIFY_SAMPLE");
-  if (S.Form != StencilForm::PlaneIndex || S.VirtualDims > 0) {
+  if (S.Form != StencilForm::PlaneIndex || S.VirtualDims > 0 ||
+      S.TimeLevels == 3) {
     if (Before)
       W.raw("#error \"AN5D_VERIFY_SAMPLE checks a 2D or 3D stencil of one "
-            "array with a plane index; use AN5D_VERIFY\"");
+            "array with a plane index and two time levels; use "
+            "AN5D_VERIFY\"");
     W.raw("#endif");
     return;
   }

@@ -295,7 +295,9 @@ private:
   /// an5d_steps may end with the data in the plane the C loop does not hold
   /// it in (AN5D_END_OPEN): the N.5D launches of the scalar kernels. Naive
   /// and vector-cell runs keep both planes as the C loop has them.
-  bool swapsPlanes() const { return !oneStepLaunches() && !P.vectorCells(); }
+  bool swapsPlanes() const {
+    return !oneStepLaunches() && !P.vectorCells() && !threeLevels();
+  }
   /// In an5d_steps of the runs that keep both planes as the C loop has
   /// them: `end` unused, *swapped set to 0.
   void keepsPlanes();
@@ -303,6 +305,12 @@ private:
   /// take (an5d_launch_part), none of them returning 0.
   void launchPartOrReturn(const std::string &Launches);
   void launchFunction();
+  /// an5d_steps' body for three time levels (after its head): launches of
+  /// the schedule, each from the plane of its first input level.
+  void threeLevelSteps();
+  /// The run function's body for three time levels after device_bytes: the
+  /// planes to the device, the steps, the last three levels back.
+  void threeLevelRun();
   /// The opening of an5d_steps: comment, signature, the shared-memory
   /// opt-in; the caller closes it.
   void stepsFunctionHead();
@@ -412,8 +420,9 @@ private:
   /// Cell's level-0 input in the row RowsBack rows before the one in_next
   /// points at: a dereference, or the address (Address).
   std::string inCell(int64_t RowsBack, bool Address) const;
-  /// Where Cell's last level is stored: *out_next or out_next[...].
-  std::string outCell() const;
+  /// Where Cell's last level is stored: *out_next or out_next[...];
+  /// Back levels before the last (three levels: out1_next, out2_next).
+  std::string outCell(int64_t Back = 0) const;
   /// Cell's slot in a padded shared plane: col, or col plus its distance.
   std::string colOf() const;
   /// Cell's coordinate in array dimension Dm (1 .. N-1).
@@ -475,9 +484,39 @@ private:
   void boundaryAheadShift(int64_t Level);
   /// The plane level Level's boundary values are in (the one step Level
   /// of the launch reads in the C loop).
-  static std::string levelPlane(int64_t Level) {
-    return Level % 2 ? "bnd_plane ^ 1" : "bnd_plane";
+  std::string levelPlane(int64_t Level) const {
+    return planeAfter("bnd_plane", Level);
   }
+  /// Three time levels (Plan::TimeLevels): each level also reads the cell's
+  /// value two levels back (an5d_update's `older`), and launches store their
+  /// last two levels.
+  bool threeLevels() const { return P.TimeLevels == 3; }
+  /// The device plane K levels after plane Base (a C expression; K may be
+  /// -1): Base ^ 1 for odd K with two planes, else modulo AN5D_PLANES.
+  std::string planeAfter(const std::string &Base, int64_t K) const {
+    if (!threeLevels())
+      return K % 2 ? Base + " ^ 1" : Base;
+    if (K == 0)
+      return Base;
+    return "(" + Base + " + " +
+           (K < 0 ? "AN5D_PLANES - " + str(-K) : str(K)) +
+           ") % AN5D_PLANES";
+  }
+  /// ", int store_back" where kernels and launches take it (three levels:
+  /// the run's last launch also stores level bT - 2).
+  std::string storeBackParam() const {
+    return threeLevels() ? ", int store_back" : "";
+  }
+  std::string storeBackArg() const {
+    return threeLevels() ? ", store_back" : "";
+  }
+  /// Three levels: Cell's value of level -1 (the launch's older input
+  /// plane) for the row level 1 computes.
+  std::string olderName() const { return "older_1" + cellSuffix(); }
+  /// The older level's argument of an5d_update at level Level in phase
+  /// Phase (level 1: the load of olderName(); above: level Level - 2's ring
+  /// register of the same row), with its operand.
+  std::pair<std::string, Operand> olderArg(int64_t Level, int64_t Phase) const;
   std::string bndName(int64_t Level, int64_t F) const {
     return "bnd_" + str(Level) + "_" + str(F) + cellSuffix();
   }

@@ -40,7 +40,8 @@ void Emitter::launchFunction() {
   W.line("// `part` run (AN5D_PART_*, `guard` rows from the ends of " + It[0] +
          ": an5d_part_range).");
   W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
-         Elem + " *grid, int in_plane, int bnd_plane, int part, long guard" +
+         Elem + " *grid, int in_plane, int bnd_plane" + storeBackParam() +
+         ", int part, long guard" +
          gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");
   W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
@@ -105,10 +106,12 @@ void Emitter::launchFunction() {
       (N == 2 ? std::string("1, 1")
               : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] + ", 2");
   std::string Flag = Checked ? ", an5d_unproved_launch, an5d_launch" : "";
-  std::string Args = ", grid, in_plane, bnd_plane, tiles, block_y0" +
+  std::string Args = ", grid, in_plane, bnd_plane" + storeBackArg() +
+                     ", tiles, block_y0" +
                      std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
                      scalarArgs() + Flag + ");";
-  std::string EdgeArgs = ", grid, in_plane, bnd_plane, tiles, block_y0" +
+  std::string EdgeArgs = ", grid, in_plane, bnd_plane" + storeBackArg() +
+                         ", tiles, block_y0" +
                          gridArgs() + scalarArgs() + Flag + ");";
   W.line("// A grid of more than AN5D_MAX_GRID_YZ blocks along y or z runs in "
          "parts (an5d_launch_parts):");
@@ -217,6 +220,10 @@ void Emitter::stepsFunction() {
   stepsFunctionHead();
   std::string Args = gridArgs() + scalarArgs();
   std::string Shift = str(P.WriteShift);
+  if (threeLevels()) {
+    threeLevelSteps();
+    return;
+  }
   W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
          "w = " + Shift + " (the write");
   W.line("// plane is (t + w) % 2); the first launch reads its interior from "
@@ -292,6 +299,110 @@ void Emitter::stepsFunction() {
   }
   W.close();
   W.line("");
+}
+
+void Emitter::threeLevelSteps() {
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Shift = str(P.WriteShift);
+  // Level l: what step l - w writes (the C loop's plane l mod 3).
+  std::string Plane = "(int)(((step + " + str(P.WriteShift - 1) +
+                      ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
+  W.line("// Step s writes level s + " + Shift + " (the C loop's plane (s + " +
+         Shift + ") % 3, the device's plane (s + " + Shift +
+         ") mod AN5D_PLANES);");
+  W.line("// a launch from step s reads levels s + " + str(P.WriteShift - 2) +
+         " and s + " + str(P.WriteShift - 1) + " and writes its last two.");
+  keepsPlanes();
+  if (oneStepLaunches()) {
+    W.line("(void)guard;");
+    W.line("if (part == AN5D_PART_INNER)");
+    W.indent();
+    W.line("return 0; // these launches run whole, with the edges");
+    W.dedent();
+    W.open("for (long step = t_first; step < t_first + steps; ++step)");
+    if (passesCoefStruct())
+      W.line("coef_arrays.an5d_step = step;");
+    W.line("an5d_launch_naive(grid, " + Plane + Args + ");");
+    W.close();
+    W.line("return steps;");
+    W.close();
+    W.line("");
+    return;
+  }
+  W.line("const an5d_schedule schedule = an5d_level_schedule(steps, "
+         "AN5D_BT);");
+  W.line("const long launches = schedule.full + schedule.tail_count;");
+  W.line("const int launch_part = an5d_launch_part(launches, part);");
+  W.line("an5d_streams streams;");
+  W.line("an5d_streams_create(&streams);");
+  W.line("long step = t_first;");
+  W.open("for (long launch = 0; launch < launches; ++launch)");
+  W.line("const int degree = launch < schedule.full ? AN5D_BT : "
+         "schedule.tail[launch - schedule.full];");
+  if (passesCoefStruct())
+    W.line("coef_arrays.an5d_step = step; // the step of level 1");
+  W.line("const int in_plane = " + Plane + ";");
+  W.line("// The last launch also stores level degree - 2: the C loop "
+         "leaves three levels.");
+  W.line("if (launch_part >= 0)");
+  W.indent();
+  W.line("an5d_launch(degree, &streams, grid, in_plane, in_plane, "
+         "(int)(launch == launches - 1), launch_part, guard" + Args + ");");
+  W.dedent();
+  W.line("step += degree;");
+  W.close();
+  W.line("an5d_streams_destroy(&streams);");
+  W.line("// A launch split into parts counts once, with the edges' part.");
+  W.line("return launch_part < 0 || part == AN5D_PART_INNER ? 0 : launches;");
+  W.close();
+  W.line("");
+}
+
+void Emitter::threeLevelRun() {
+  std::string Rows = deviceRows();
+  std::string Plane = Rows + " * pitch";
+  std::string HostPlane = Rows + " * " + Ext[N - 1];
+  W.line("// Every level in device memory: out of core, slabs on several "
+         "GPUs and --mpi handle two");
+  W.line("// time levels only.");
+  W.line(Elem + " *grid = NULL;");
+  W.line("if (!an5d_device_alloc((void **)&grid, device_bytes, "
+         "an5d_device_budget())) {");
+  W.indent();
+  W.line("fprintf(stderr, \"an5d: a scheme of three time levels keeps its %d "
+         "planes (%zu bytes) in device memory, and they do not fit\\n\", "
+         "AN5D_PLANES, device_bytes);");
+  W.line("exit(1);");
+  W.dedent();
+  W.line("}");
+  W.line("if (pitch != " + Ext[N - 1] + ")");
+  W.indent();
+  W.line("AN5D_CHECK(cudaMemset(grid, 0, device_bytes));");
+  W.dedent();
+  const std::string Row = Ext[N - 1] + " * sizeof(" + Elem + ")";
+  const std::string Pitch = "pitch * sizeof(" + Elem + ")";
+  W.line("// Device plane d holds the levels the C loop keeps in plane d % 3; "
+         "each starts as that plane");
+  W.line("// (its boundary cells never change).");
+  W.line("for (int d = 0; d < AN5D_PLANES; ++d)");
+  W.indent();
+  W.line("AN5D_CHECK(cudaMemcpy2D(grid + (size_t)d * " + Plane + ", " + Pitch +
+         ", host + (size_t)(d % 3) * " + HostPlane + ", " + Row + ", " + Row +
+         ", " + Rows + ", cudaMemcpyHostToDevice));");
+  W.dedent();
+  W.line("an5d_timed_run(grid, device_bytes, steps, [&] { return "
+         "an5d_steps(grid, t_first, steps" + stepsArgs() + "); });");
+  W.line("AN5D_CHECK(cudaDeviceSynchronize());");
+  W.line("// The C loop ends with the last three levels in their planes.");
+  W.line("const long level_last = t_last + " + str(P.WriteShift) + ";");
+  W.line("for (long level = level_last - 2; level <= level_last; ++level)");
+  W.indent();
+  W.line("AN5D_CHECK(cudaMemcpy2D(host + (size_t)(level % 3) * " + HostPlane +
+         ", " + Row + ", grid + (size_t)(level % AN5D_PLANES) * " + Plane +
+         ", " + Pitch + ", " + Row + ", " + Rows +
+         ", cudaMemcpyDeviceToHost));");
+  W.dedent();
+  W.line("AN5D_CHECK(cudaFree(grid));");
 }
 
 void Emitter::sharedMemoryOptIn() {
@@ -390,9 +501,16 @@ void Emitter::runFunction() {
   W.line("// kernels discard read it.");
   W.line("long pitch = an5d_row_pitch(" + Ext[N - 1] + ", sizeof(" + Elem +
          "));");
-  W.line("size_t device_bytes = 2 * " + Rows + " * pitch * sizeof(" + Elem +
-         ");");
+  W.line("size_t device_bytes = " +
+         std::string(threeLevels() ? "AN5D_PLANES" : "2") + " * " + Rows +
+         " * pitch * sizeof(" + Elem + ");");
   coefUpload();
+  if (threeLevels()) {
+    threeLevelRun();
+    W.close();
+    W.line("");
+    return;
+  }
   outOfCore();
   W.line("if (pitch != " + Ext[N - 1] + ")");
   W.indent();
@@ -440,6 +558,13 @@ std::vector<std::string> an5d::runPaths(const Plan &P) {
   const int64_t OocDegree = P.naive() || P.vectorCells() ? 1 : P.BT;
   const std::string Skew = std::to_string(
       OocDegree * (std::max(P.Lo[0], P.Hi[0]) + P.Hi[0]));
+  if (P.TimeLevels == 3)
+    return {"Run time: three time levels keep their " +
+                std::to_string(P.DevicePlanes) +
+                " planes in the memory of one GPU (level l in plane l mod " +
+                std::to_string(P.DevicePlanes) + "); a grid",
+            "  whose planes do not fit stops with an error (out of core and "
+            "several GPUs take two time levels only)."};
   std::vector<std::string> Paths;
   if (P.Mpi)
     Paths = {

@@ -131,6 +131,10 @@ void Emitter::generalUpdateFunction() {
   std::vector<std::string> Reads;
   for (size_t R = 0; R < S.Reads.size(); ++R) {
     const std::vector<int64_t> &O = A.ReadOffsets[R];
+    if (threeLevels() && A.OlderRead[R]) {
+      Reads.push_back("older");
+      continue;
+    }
     if (ownColumn(O)) {
       Reads.push_back("own_" + offsetName(O[0]));
       continue;
@@ -156,6 +160,8 @@ void Emitter::generalUpdateFunction() {
     Own += ", " + param(Elem, "own_" + offsetName(O));
   for (const std::vector<int64_t> &O : InThread)
     Own += ", " + param(Elem, cellNeighbourName(O));
+  if (threeLevels())
+    Own += ", " + param(Elem, "older");
   W.line("// The update of one cell (the statement of the scop) from the "
          "previous level:");
   W.line("// cells of other columns from shared memory (sm: one buffer, col: "
@@ -164,6 +170,9 @@ void Emitter::generalUpdateFunction() {
          "thread's own column from");
   W.line("// registers (own_m1, own_0, own_p1: rows " + It[0] + " - 1, " +
          It[0] + ", " + It[0] + " + 1).");
+  if (threeLevels())
+    W.line("// older: this cell two levels back (the step before the "
+           "previous one).");
   if (!InThread.empty()) {
     W.line("// nb_<" + It[0] + ">_<" + It[1] + ">_<" + It[2] +
            ">: a neighbour along " + It[1] +
@@ -347,7 +356,26 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   }
   planeSizeLine();
   W.line("const " + Elem + " *in = grid + in_plane * plane;");
-  W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
+  if (threeLevels()) {
+    W.line("// Level l of the run lives in plane l mod AN5D_PLANES: the "
+           "launch reads levels -1 and 0");
+    W.line("// and writes level " + str(D) +
+           (D > 1 ? " and level " + str(D - 1) : std::string()) +
+           (D > 2 ? " (and with store_back level " + str(D - 2) + ")"
+                  : std::string()) +
+           ".");
+    W.line("const " + Elem + " *older = grid + " + planeAfter("in_plane", -1) +
+           " * plane;");
+    W.line(Elem + " *out = grid + " + planeAfter("in_plane", D) +
+           " * plane;");
+    for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+      W.line(Elem + " *out" + str(Back) + " = grid + " +
+             planeAfter("in_plane", D - Back) + " * plane;");
+    if (D < 3)
+      W.line("(void)store_back;");
+  } else {
+    W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
+  }
   W.line("// This thread's cell: the block's output tile starts at tile_*, "
          "after a halo of");
   if (P.haloRows())
@@ -487,6 +515,15 @@ void Emitter::kernelSetup(const KernelPlan &K) {
          plus(It[0], P.Prefetch) + ") * row_stride;");
   W.line(Elem + " *out_next = out + " + Column + " + (long)(" +
          plus(It[0], -D * P.Hi[0]) + ") * row_stride;");
+  if (threeLevels()) {
+    W.line("const " + Elem + " *older_next = older + " + Column +
+           " + (long)(" + plus(It[0], -P.Hi[0]) + ") * row_stride;");
+    for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+      W.line(Elem + " *out" + str(Back) + "_next = out" + str(Back) + " + " +
+             Column + " + (long)(" + plus(It[0], -(D - Back) * P.Hi[0]) +
+             ") * row_stride;");
+    eachCell([&] { W.line(Elem + " " + olderName() + " = " + zero() + ";"); });
+  }
   if (K.AheadSlots) {
     W.line("// Level 0 is copied " + str(P.Prefetch) + " row" +
            (P.Prefetch == 1 ? "" : "s") + " ahead into this thread's "
@@ -679,7 +716,8 @@ void Emitter::kernelOf(const KernelPlan &K) {
            "launch's index.");
   checkedTemplate();
   W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
-         "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles, "
+         "(" + Elem + " *grid, int in_plane, int bnd_plane" +
+         storeBackParam() + ", an5d_tiles tiles, "
          "int block_y0" + (N == 3 && !EdgeTiles ? ", int block_z0" : "") +
          gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");

@@ -30,9 +30,21 @@ std::string Emitter::inCell(int64_t RowsBack, bool Address) const {
   return "in_next[" + Shift + (Back.empty() ? "" : " - " + Back) + "]";
 }
 
-std::string Emitter::outCell() const {
-  return Cell ? "out_next[" + str(Cell) + " * " + cellStride() + "]"
-              : std::string("*out_next");
+std::string Emitter::outCell(int64_t Back) const {
+  std::string Ptr = Back ? "out" + str(Back) + "_next" : "out_next";
+  return Cell ? Ptr + "[" + str(Cell) + " * " + cellStride() + "]"
+              : "*" + Ptr;
+}
+
+std::pair<std::string, Operand> Emitter::olderArg(int64_t Level,
+                                                  int64_t Phase) const {
+  int64_t Row = -Level * P.Hi[0];
+  if (Level == 1)
+    return {olderName(), regValue(olderName(), -1, Row)};
+  // Level Level - 2 computed this row 2 hi_0 phases ago (Plan::Ring spans
+  // them).
+  std::string R = reg(Level - 2, mod(Phase - 2 * P.Hi[0], P.Ring));
+  return {R, regValue(R, Level - 2, Row)};
 }
 
 std::string Emitter::colOf() const {
@@ -166,6 +178,11 @@ void Emitter::levelStep(const KernelPlan &K, int64_t Phase, int64_t Level) {
       C.Args.push_back(cellNeighbourArg(O, Buf, Level, Phase));
       C.Reads.push_back(cellNeighbourOperand(O, Buf, Level, Phase));
     }
+    if (threeLevels()) {
+      auto [Arg, Read] = olderArg(Level, Phase);
+      C.Args.push_back(Arg);
+      C.Reads.push_back(Read);
+    }
     for (std::string &A : deviceArgList(true, Level))
       C.Args.push_back(std::move(A));
     C.Writes = {regValue(valueName(), Level, RowOff)};
@@ -199,6 +216,20 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
     Sel.Writes = {regValue(Sel.Dst, Level, RowOff)};
     if (boundaryAhead(Level))
       boundaryAheadShift(Level);
+  });
+  // Three levels: the next launch reads level D - 1 too, and the run's
+  // last leaves level D - 2 where the C loop has it.
+  int64_t Back = D - Level;
+  if (!threeLevels() || Level == D || Back > 2)
+    return;
+  eachCell([&] {
+    KernelOp &St = op(KernelOpKind::GlobalStore);
+    St.Test = std::string(Back == 2 ? "store_back && " : "") + "cell_stores" +
+              cellSuffix() + " && (unsigned)(" + Row +
+              " - row_first) <= store_span";
+    St.Dst = outCell(Back);
+    St.Src = reg(Level, mod(Phase, P.Ring));
+    St.Reads = {regValue(St.Src, Level, RowOff)};
   });
 }
 
@@ -335,6 +366,22 @@ void Emitter::streamLoop(const KernelPlan &K) {
       });
     }
     coefRowLoads(K);
+    if (threeLevels()) {
+      // Level 1 reads the launch's older plane at the row it computes.
+      std::string Row = plus(It[0], -P.Hi[0]);
+      std::string RowTest =
+          "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
+      eachCell([&] {
+        KernelOp &L = op(KernelOpKind::Load);
+        L.Dst = olderName();
+        L.Src = Cell ? "older_next[" + str(Cell) + " * " + cellStride() + "]"
+                     : std::string("*older_next");
+        // Its row may lie outside the array at the head of the stream.
+        L.Test = Checks == Tests::Cells ? interiorTest(Row) : RowTest;
+        L.Alt = zero();
+        L.Writes = {regValue(olderName(), -1, -P.Hi[0])};
+      });
+    }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)
         assocStep(K, Q, L);
@@ -344,6 +391,11 @@ void Emitter::streamLoop(const KernelPlan &K) {
     KernelOp &Adv = op(KernelOpKind::Advance);
     Adv.Src = It[0];
     Adv.Args = {"in_next += row_stride;", "out_next += row_stride;"};
+    if (threeLevels()) {
+      Adv.Args.push_back("older_next += row_stride;");
+      for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+        Adv.Args.push_back("out" + str(Back) + "_next += row_stride;");
+    }
   }
   end();
 }

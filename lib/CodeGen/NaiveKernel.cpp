@@ -41,6 +41,9 @@ void Emitter::naiveParameters() {
     W.raw(std::string("#define AN5D_BLOCK_") + Axis[D] + " " +
           str(Block[N - 1 - D]) + " /* along " + It[N - 1 - D] + " */");
   W.raw("#define AN5D_THREADS " + str(P.Threads));
+  if (threeLevels())
+    W.raw("#define AN5D_PLANES 3 /* three time levels: reads two, writes "
+          "the third */");
   minBlocksDefine();
   W.line("");
 }
@@ -54,7 +57,10 @@ void Emitter::naiveKernel() {
   W.line("// block_y0, block_z0: the launch part's first block along y and z "
          "(an5d_launch_parts).");
   W.line("__global__ void " + launchBounds() + " an5d_kernel_naive(const " +
-         Elem + " *__restrict__ in, " + Elem + " *__restrict__ out, int "
+         Elem + " *__restrict__ in, " +
+         (threeLevels() ? "const " + Elem + " *__restrict__ older, "
+                        : std::string()) +
+         Elem + " *__restrict__ out, int "
          "block_y0" + (N == 3 ? ", int block_z0" : "") +
          gridParams() + scalarParams() + ")");
   W.open("");
@@ -74,7 +80,12 @@ void Emitter::naiveKernel() {
   W.line("return;");
   W.dedent();
   std::vector<std::string> Reads;
-  for (const std::vector<int64_t> &O : A.ReadOffsets) {
+  for (size_t R = 0; R < A.ReadOffsets.size(); ++R) {
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    if (threeLevels() && A.OlderRead[R]) {
+      Reads.push_back("older[" + globalIndex(It[0]) + "]");
+      continue;
+    }
     std::string Idx = "(long)" + plus(It[0], O[0]);
     if (O[0] != 0)
       Idx = "(long)(" + plus(It[0], O[0]) + ")";
@@ -126,8 +137,13 @@ void Emitter::naiveLaunchFunction() {
          "\",");
   W.line("    [&](dim3 blocks, int block_y0, int" +
          std::string(N == 3 ? " block_z0" : "") + ") {");
-  W.line("      AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, 0, grid + "
-         "in_plane * plane, grid + (in_plane ^ 1) * plane, block_y0" +
+  std::string Planes =
+      threeLevels() ? "grid + in_plane * plane, grid + " +
+                          planeAfter("in_plane", -1) + " * plane, grid + " +
+                          planeAfter("in_plane", 1) + " * plane"
+                    : "grid + in_plane * plane, grid + (in_plane ^ 1) * plane";
+  W.line("      AN5D_LAUNCH(an5d_kernel_naive, blocks, block, 0, 0, " +
+         Planes + ", block_y0" +
          std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
          scalarArgs() + ");");
   W.line("    });");

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
 
+#include <algorithm>
+
 using namespace an5d;
 using namespace an5d::frontend;
 using clang::dyn_cast;
@@ -131,11 +133,24 @@ bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
       A.SignedRemainder = IsRem;
       return true;
     }
-    if (M && IsRem && *M > 2) {
+    // Three planes in turn: a scheme of second order in time (the wave
+    // equation), A[(t + 2) % 3] = f(A[(t + 1) % 3], A[t % 3]).
+    if (M && IsRem && *M == 3) {
+      std::optional<AffineExpr> Base = toAffine(B->getLHS());
+      if (!Base)
+        return false;
+      A.TimeBase = *Base;
+      A.Modulus = 3;
+      A.SignedRemainder = true;
+      return true;
+    }
+    if (M && IsRem && *M > 3) {
       D.error(Reject::NotDoubleBuffered, E->getSourceRange(),
               "the plane index cycles through " + std::to_string(*M) +
-                  " planes; an5dc handles double buffering: '(t + 1) % 2' "
-                  "for the write and 't % 2' for the reads");
+                  " planes; an5dc handles two time levels ('(t + 1) % 2' "
+                  "for the write, 't % 2' for the reads) and three ('(t + 2) "
+                  "% 3' for the write, '(t + 1) % 3' and 't % 3' for the "
+                  "reads)");
       return false;
     }
   }
@@ -321,14 +336,27 @@ bool Extractor::checkPlaneIndices() {
     AffineExpr Rest = A.TimeBase - AffineExpr::symbol(S.Time.Iter);
     if (A.TimeBase.coeff(S.Time.Iter) != 1 || !Rest.isConstant()) {
       D.error(Reject::NotDoubleBuffered, A.Range,
-              "the plane index must be '(" + S.Time.Iter + " + k) % 2' with "
-              "a constant k");
+              "the plane index must be '(" + S.Time.Iter + " + k) % " +
+                  std::to_string(std::max<int64_t>(A.Modulus, 2)) +
+                  "' with a constant k");
+      return false;
+    }
+    // Every access cycles through as many planes as the write.
+    if (A.Modulus != S.Write.Modulus) {
+      D.error(Reject::NotDoubleBuffered, A.Range,
+              "this access selects its plane modulo " +
+                  std::to_string(A.Modulus) + " but the write modulo " +
+                  std::to_string(S.Write.Modulus) +
+                  "; every access of '" + S.Array.Name +
+                  "' must cycle through the same planes");
+      D.note(S.Write.Range, "the write is here");
       return false;
     }
     return true;
   };
   if (!check(S.Write))
     return false;
+  S.TimeLevels = S.Write.Modulus == 3 ? 3 : 2;
   for (const Access &R : S.Reads)
     if (!check(R))
       return false;

@@ -328,6 +328,13 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Global memory: level 0 loads every in-array cell of the streamed rows,
   // the last level stores the block's tile.
   double Loads = LoadedCols * Rows.Loaded, Stores = Owned;
+  // Three time levels: level 1 also loads the older plane where it
+  // computes, and the launch stores its last two levels.
+  if (P.TimeLevels == 3) {
+    Loads += Computed / double(Deg);
+    if (Deg > 1)
+      Stores *= 2;
+  }
   R.GlobalBytes = (Loads + Stores) * Word;
   // Coefficient arrays of the grid's dimensions: each element crosses from
   // memory once per launch (its other levels' and neighbours' reads hit

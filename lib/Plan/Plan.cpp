@@ -123,6 +123,12 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
                          offsetText(A.ReadOffsets[Diagonal]) +
                          alternatives(A, Kind),
                      S.Reads[Diagonal].Range};
+  if (Kind == KernelKind::Assoc && S.TimeLevels == 3)
+    return PlanError{PlanError::Kind::KernelRefused, "--opt",
+                     "--opt=assoc does not apply to three time levels (its "
+                     "partial sums take the previous level's rows only)" +
+                         alternatives(A, Kind),
+                     S.Write.Range};
   if (Kind == KernelKind::Assoc && (!S.CoefReads.empty() || S.ReadsTime))
     return PlanError{PlanError::Kind::KernelRefused, "--opt",
                      "--opt=assoc does not apply to an update that reads a "
@@ -157,6 +163,11 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
 
 std::optional<PlanError>
 an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A, int64_t VecK) {
+  if (VecK > 1 && S.TimeLevels == 3)
+    return PlanError{PlanError::Kind::KernelRefused, "--kvec",
+                     "--kvec " + std::to_string(VecK) +
+                         " does not apply to three time levels; drop --kvec",
+                     S.Write.Range};
   if (VecK > 1 && (!S.CoefReads.empty() || S.ReadsTime))
     return PlanError{PlanError::Kind::KernelRefused, "--kvec",
                      "--kvec " + std::to_string(VecK) +
@@ -215,6 +226,8 @@ static bool checkBlock(const PlanOptions &Opts, Plan &P, PlanError &Error) {
 
 /// Plans the naive scheme: a fixed block, no temporal blocking.
 static bool makeNaivePlan(const PlanOptions &Opts, Plan &P, PlanError &Error) {
+  // One step per launch reads two planes and writes a third.
+  P.DevicePlanes = P.TimeLevels;
   std::vector<int64_t> Block = naiveBlock(P.Dims);
   P.Family = NaiveLayout{Block};
   P.BS.assign(Block.begin() + 1, Block.end());
@@ -424,6 +437,7 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Lo = A.ReachLo;
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
+  P.TimeLevels = A.TimeLevels;
   P.Run = Opts.Run;
   if (std::optional<PlanError> E = checkOptions(
           Opts, P.Dims, P.Elem, S.numSpaceDims() - S.VirtualDims)) {
@@ -462,6 +476,15 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   // The rows in shared memory follow from the kernel alone; --halo-rows's
   // needs are checked before the block's size, which they may explain.
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
+  if (P.TimeLevels == 3) {
+    // Level L reads level L - 2 of its own row from that level's ring,
+    // 2 hi_0 rows behind the newest: the ring must span them.
+    P.Ring = std::max(P.Ring, 2 * P.Hi[0] + 1);
+    // Launches write levels bT - 1 and bT (and at the end bT - 2) into
+    // planes no launch reads: level l lives in plane l mod DevicePlanes,
+    // a multiple of 3 so that each plane keeps one user plane's boundary.
+    P.DevicePlanes = 3 * ((P.BT + 2 + 2) / 3);
+  }
   std::set<int64_t> Rows;
   for (const std::vector<int64_t> &O : A.Offsets) {
     bool OwnColumn = true;
@@ -724,7 +747,11 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
     OS << "  read-ahead slots: " << L->AheadSlots << " per thread"
        << (Cells > 1 ? " and cell" : "") << ", " << Slots
        << " bytes (shared memory per block: " << SharedBytes << " bytes)\n";
-  OS << "  write plane: (t + " << WriteShift << ") % 2\n";
+  OS << "  write plane: (t + " << WriteShift << ") % " << TimeLevels
+     << "\n";
+  if (TimeLevels == 3)
+    OS << "  time levels: 3 (level l in device plane l mod " << DevicePlanes
+       << ")\n";
   for (const KernelPlan &K : Kernels)
     OS << "  degree " << K.Degree << ": tile " << joinX(K.Tile) << " x "
        << StreamBlock << " rows, unrolled by " << K.Unroll << " rows"

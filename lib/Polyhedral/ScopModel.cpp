@@ -72,7 +72,7 @@ std::string coefExtentString(const Stencil &S, const ArrayInfo &A) {
          "] : " + Cons + " }";
 }
 
-/// The declared extents; an unknown plane extent is taken as the 2 planes
+/// The declared extents; an unknown plane extent is taken as the planes
 /// the accesses use, other unknown extents as unbounded above.
 std::string extentString(const Stencil &S, const std::string &Tuple) {
   std::string Vars, Cons;
@@ -83,7 +83,7 @@ std::string extentString(const Stencil &S, const std::string &Tuple) {
     if (S.Array.Extents[D])
       Cons += " < " + islAffine(*S.Array.Extents[D]);
     else if (D == 0)
-      Cons += " < 2";
+      Cons += " < " + std::to_string(S.TimeLevels);
   }
   return islParams(S.Params) + " -> { " + Tuple + "[" + Vars + "] : " + Cons +
          " }";

@@ -29,6 +29,7 @@ const char *an5d::rejectTag(Reject R) {
   case Reject::TurnMismatch: return "two-arrays-mismatch";
   case Reject::SeveralFields: return "several-fields";
   case Reject::CoefficientIndex: return "coefficient-index";
+  case Reject::OlderLevelOffset: return "older-level-offset";
   case Reject::Internal: return "internal";
   }
   return "unknown";

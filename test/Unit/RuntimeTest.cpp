@@ -93,6 +93,21 @@ TEST(RuntimeTest, LaunchScheduleRunsEveryStepWithTheRightParity) {
   EXPECT_EQ(Long.full, 1250000000L);
 }
 
+TEST(RuntimeTest, LevelScheduleRunsEveryStepInTheFewestLaunches) {
+  for (int BT = 1; BT <= 8; ++BT)
+    for (long Steps = 1; Steps <= 100; ++Steps) {
+      an5d_schedule S = an5d_level_schedule(Steps, BT);
+      long Total = S.full * BT;
+      for (int I = 0; I < S.tail_count; ++I) {
+        ASSERT_GE(S.tail[I], 1);
+        ASSERT_LT(S.tail[I], BT);
+        Total += S.tail[I];
+      }
+      EXPECT_EQ(Total, Steps) << "bT " << BT;
+      EXPECT_EQ(S.full + S.tail_count, (Steps + BT - 1) / BT);
+    }
+}
+
 // The schedules of a run whose data may stay in the other plane (slab
 // rounds): every step once, the fewest launches, and the plane they end in.
 TEST(RuntimeTest, EndScheduleEndsWhereAsked) {

@@ -402,6 +402,15 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
                 "bits; write the terms in that order to keep C's results "
                 "(--opt=auto keeps them by not choosing this kernel)");
   }
+  // Three time levels run from device memory on one GPU, one plan per file.
+  if (S->TimeLevels == 3 && (O.Mpi || O.Autotune.value_or(0) > 1)) {
+    D.error(Reject::KernelNotApplicable, S->Write.Range,
+            std::string(O.Mpi ? "--mpi" : "--autotune") +
+                " handles two time levels; this update writes a third plane "
+                "('% 3'): drop " + (O.Mpi ? "--mpi" : "--autotune") +
+                " (three levels run on one GPU, in its memory)");
+    return 1;
+  }
   int VecK = O.VecK.value_or(1);
   if (PO.Run == Scheme::N5D && VecK > 1) {
     if (std::optional<PlanError> E = vectorRefusal(*S, *A, VecK)) {

@@ -33,6 +33,27 @@ static void *new_planes(long cells, size_t elem)
   return buf;
 }
 
+/* Three planes (a scheme of three time levels), the third with values of
+   its own, boundaries included. */
+static void *new_three_planes(long cells, size_t elem)
+{
+  void *buf = malloc(elem * 3 * (size_t)cells);
+  if (buf == NULL) {
+    fprintf(stderr, "cannot allocate 3 x %ld cells\n", cells);
+    exit(1);
+  }
+  for (long c = 0; c < 3 * cells; c++) {
+    long cell = c % cells;
+    double v = c < 2 * cells ? initial_value(c >= cells, cell)
+                             : (double)((cell * 3 + 2) % 13) / 13.0 + 0.125;
+    if (elem == sizeof(float))
+      ((float *)buf)[c] = (float)v;
+    else
+      ((double *)buf)[c] = v;
+  }
+  return buf;
+}
+
 static int write_cells(const char *path, const void *data, size_t bytes)
 {
   FILE *f = fopen(path, "wb");
