@@ -513,6 +513,8 @@ private:
   /// Three levels: Cell's value of level -1 (the launch's older input
   /// plane) for the row level 1 computes.
   std::string olderName() const { return "older_1" + cellSuffix(); }
+  /// The same for the row after it, loaded one row ahead.
+  std::string olderAheadName() const { return "older_ahead" + cellSuffix(); }
   /// The older level's argument of an5d_update at level Level in phase
   /// Phase (level 1: the load of olderName(); above: level Level - 2's ring
   /// register of the same row), with its operand.

@@ -522,7 +522,21 @@ void Emitter::kernelSetup(const KernelPlan &K) {
       W.line(Elem + " *out" + str(Back) + "_next = out" + str(Back) + " + " +
              Column + " + (long)(" + plus(It[0], -(D - Back) * P.Hi[0]) +
              ") * row_stride;");
-    eachCell([&] { W.line(Elem + " " + olderName() + " = " + zero() + ";"); });
+    // Level 1's older value of the first row, loaded ahead as in the loop.
+    std::string Row = plus(It[0], -P.Hi[0]);
+    eachCell([&] {
+      std::string Test = Checks == Tests::Cells
+                             ? interiorTest(Row)
+                             : "(unsigned)(" + Row + " - " + First[0] +
+                                   ") <= row_span";
+      std::string Src = Cell ? "older_next[" + str(Cell) + " * " +
+                                   cellStride() + "]"
+                             : std::string("*older_next");
+      W.line(Elem + " " + olderName() + ";");
+      codeOp(Elem + " " + olderAheadName() + " = " + Test + " ? " + Src +
+                 " : " + zero() + ";",
+             {regValue(olderAheadName(), -1, -P.Hi[0])});
+    });
   }
   if (K.AheadSlots) {
     W.line("// Level 0 is copied " + str(P.Prefetch) + " row" +

@@ -371,16 +371,25 @@ void Emitter::streamLoop(const KernelPlan &K) {
       std::string Row = plus(It[0], -P.Hi[0]);
       std::string RowTest =
           "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
+      // It was loaded a row ahead (olderAheadName), so that the load's
+      // latency overlaps a whole row's levels; the next row's is loaded now.
+      std::string Next = plus(It[0], 1 - P.Hi[0]);
+      std::string NextTest =
+          "(unsigned)(" + Next + " - " + First[0] + ") <= row_span";
       eachCell([&] {
+        assign(KernelOpKind::Move, olderName(), olderAheadName(),
+               regValue(olderAheadName(), -1, -P.Hi[0]),
+               regValue(olderName(), -1, -P.Hi[0]));
         KernelOp &L = op(KernelOpKind::Load);
-        L.Dst = olderName();
-        L.Src = Cell ? "older_next[" + str(Cell) + " * " + cellStride() + "]"
-                     : std::string("*older_next");
-        // Its row may lie outside the array at the head of the stream.
-        L.Test = Checks == Tests::Cells ? interiorTest(Row) : RowTest;
+        L.Dst = olderAheadName();
+        std::string Shift = Cell ? str(Cell) + " * " + cellStride() + " + " : "";
+        L.Src = "older_next[" + Shift + "row_stride]";
+        // Its row may lie outside the array at either end of the stream.
+        L.Test = Checks == Tests::Cells ? interiorTest(Next) : NextTest;
         L.Alt = zero();
-        L.Writes = {regValue(olderName(), -1, -P.Hi[0])};
+        L.Writes = {regValue(olderAheadName(), -1, 1 - P.Hi[0])};
       });
+      (void)RowTest;
     }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)
