@@ -513,8 +513,18 @@ private:
   /// Three levels: Cell's value of level -1 (the launch's older input
   /// plane) for the row level 1 computes.
   std::string olderName() const { return "older_1" + cellSuffix(); }
-  /// The same for the row after it, loaded one row ahead.
-  std::string olderAheadName() const { return "older_ahead" + cellSuffix(); }
+  /// Rows the older plane is read ahead of level 1's use: the read-ahead
+  /// of level 0 (Plan::Prefetch), at least one.
+  int64_t olderAhead() const { return std::max<int64_t>(P.Prefetch, 1); }
+  /// The register holding the older value of the row F + 1 rows after the
+  /// one level 1 computes (F < olderAhead()).
+  std::string olderAheadName(int64_t F) const {
+    return "older_ahead_" + str(F) + cellSuffix();
+  }
+  /// Cell's older value of row Row, or zero where Row leaves the interior
+  /// (Ahead: rows past the one older_next points at).
+  std::string olderLoad(const std::string &Row, int64_t Ahead,
+                        std::string &Test) const;
   /// The older level's argument of an5d_update at level Level in phase
   /// Phase (level 1: the load of olderName(); above: level Level - 2's ring
   /// register of the same row), with its operand.

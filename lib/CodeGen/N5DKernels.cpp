@@ -522,20 +522,19 @@ void Emitter::kernelSetup(const KernelPlan &K) {
       W.line(Elem + " *out" + str(Back) + "_next = out" + str(Back) + " + " +
              Column + " + (long)(" + plus(It[0], -(D - Back) * P.Hi[0]) +
              ") * row_stride;");
-    // Level 1's older value of the first row, loaded ahead as in the loop.
-    std::string Row = plus(It[0], -P.Hi[0]);
+    // Level 1's older values of the first rows, loaded ahead as in the loop.
+    W.line("// Level 1 reads the older plane " + str(olderAhead()) + " row" +
+           (olderAhead() == 1 ? "" : "s") + " ahead (older_ahead_F: the row "
+           "F rows after the one it computes).");
     eachCell([&] {
-      std::string Test = Checks == Tests::Cells
-                             ? interiorTest(Row)
-                             : "(unsigned)(" + Row + " - " + First[0] +
-                                   ") <= row_span";
-      std::string Src = Cell ? "older_next[" + str(Cell) + " * " +
-                                   cellStride() + "]"
-                             : std::string("*older_next");
       W.line(Elem + " " + olderName() + ";");
-      codeOp(Elem + " " + olderAheadName() + " = " + Test + " ? " + Src +
-                 " : " + zero() + ";",
-             {regValue(olderAheadName(), -1, -P.Hi[0])});
+      for (int64_t F = 0; F < olderAhead(); ++F) {
+        std::string Test;
+        std::string Load = olderLoad(plus(It[0], F - P.Hi[0]), F, Test);
+        codeOp(Elem + " " + olderAheadName(F) + " = " + Test + " ? " + Load +
+                   " : " + zero() + ";",
+               {regValue(olderAheadName(F), -1, F - P.Hi[0])});
+      }
     });
   }
   if (K.AheadSlots) {

@@ -36,6 +36,22 @@ std::string Emitter::outCell(int64_t Back) const {
               : "*" + Ptr;
 }
 
+std::string Emitter::olderLoad(const std::string &Row, int64_t Ahead,
+                               std::string &Test) const {
+  // Rows at either end of the stream may lie outside the array.
+  Test = Checks == Tests::Cells
+             ? interiorTest(Row)
+             : "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
+  std::string Index;
+  if (Cell)
+    Index = str(Cell) + " * " + cellStride();
+  if (Ahead)
+    Index += (Index.empty() ? "" : " + ") +
+             (Ahead == 1 ? std::string("row_stride")
+                         : str(Ahead) + " * row_stride");
+  return Index.empty() ? "*older_next" : "older_next[" + Index + "]";
+}
+
 std::pair<std::string, Operand> Emitter::olderArg(int64_t Level,
                                                   int64_t Phase) const {
   int64_t Row = -Level * P.Hi[0];
@@ -367,29 +383,23 @@ void Emitter::streamLoop(const KernelPlan &K) {
     }
     coefRowLoads(K);
     if (threeLevels()) {
-      // Level 1 reads the launch's older plane at the row it computes.
-      std::string Row = plus(It[0], -P.Hi[0]);
-      std::string RowTest =
-          "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
-      // It was loaded a row ahead (olderAheadName), so that the load's
-      // latency overlaps a whole row's levels; the next row's is loaded now.
-      std::string Next = plus(It[0], 1 - P.Hi[0]);
-      std::string NextTest =
-          "(unsigned)(" + Next + " - " + First[0] + ") <= row_span";
+      // Level 1 reads the launch's older plane at the row it computes,
+      // loaded olderAhead() rows earlier so that the load's latency
+      // overlaps those rows' levels; the row that many ahead is loaded now.
+      int64_t Ahead = olderAhead();
       eachCell([&] {
-        assign(KernelOpKind::Move, olderName(), olderAheadName(),
-               regValue(olderAheadName(), -1, -P.Hi[0]),
-               regValue(olderName(), -1, -P.Hi[0]));
+        for (int64_t F = 0; F < Ahead; ++F) {
+          std::string Dst = F ? olderAheadName(F - 1) : olderName();
+          assign(KernelOpKind::Move, Dst, olderAheadName(F),
+                 regValue(olderAheadName(F), -1, F - P.Hi[0]),
+                 regValue(Dst, -1, F - P.Hi[0]));
+        }
         KernelOp &L = op(KernelOpKind::Load);
-        L.Dst = olderAheadName();
-        std::string Shift = Cell ? str(Cell) + " * " + cellStride() + " + " : "";
-        L.Src = "older_next[" + Shift + "row_stride]";
-        // Its row may lie outside the array at either end of the stream.
-        L.Test = Checks == Tests::Cells ? interiorTest(Next) : NextTest;
+        L.Dst = olderAheadName(Ahead - 1);
+        L.Src = olderLoad(plus(It[0], Ahead - P.Hi[0]), Ahead, L.Test);
         L.Alt = zero();
-        L.Writes = {regValue(olderAheadName(), -1, 1 - P.Hi[0])};
+        L.Writes = {regValue(L.Dst, -1, Ahead - P.Hi[0])};
       });
-      (void)RowTest;
     }
     for (int64_t L = 1; L <= D; ++L) {
       if (Assoc)
