@@ -90,10 +90,11 @@ struct StencilAnalysis {
   /// Bytes per cell of the coefficient arrays with the grid's dimensions
   /// (those whose elements come from memory, not the caches; the model).
   unsigned CoefGridBytes = 0;
-  /// The write's plane is (t + WriteShift) % TimeLevels.
+  /// The write's plane is (t + WriteShift) % Planes (Stencil::Planes).
   int64_t WriteShift = 1;
-  /// Stencil::TimeLevels: 3 when a step also reads the step before the
-  /// previous one, at the cell itself (OlderRead).
+  unsigned Planes = 2;
+  /// 3 when a step also reads the step before the previous one, at the
+  /// cell itself (OlderRead), or the write cycles through three planes.
   unsigned TimeLevels = 2;
   /// Per read (Stencil::Reads): it reads that older level.
   std::vector<bool> OlderRead;

@@ -192,11 +192,13 @@ struct Plan {
   /// StencilAnalysis::TimeLevels: 3 when each level also reads level - 2
   /// at the cell itself.
   int64_t TimeLevels = 2;
+  /// The planes the C loop cycles through (StencilAnalysis::Planes).
+  int64_t Planes = 2;
   /// Planes of the grid on the device. Two levels: 2, the C loop's. Three:
-  /// 3 for the naive scheme; N.5D keeps level l in plane l mod DevicePlanes
-  /// (a multiple of 3 of at least bT + 2, so that a launch writes levels
-  /// bT - 1 and bT into planes no block of it reads, and each plane keeps
-  /// the boundary of the user plane l mod 3).
+  /// level l lives in plane l mod DevicePlanes, a multiple of Planes (so
+  /// that each plane keeps the boundary of the user plane l mod Planes) of
+  /// at least 3 for the naive scheme and bT + 2 for N.5D (so that a launch
+  /// writes levels bT - 1 and bT into planes no block of it reads).
   int64_t DevicePlanes = 2;
   /// How the parameters were chosen (the model's prediction, or the
   /// command line), for the generated file's header; "" for naive plans.

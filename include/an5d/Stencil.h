@@ -185,10 +185,9 @@ struct Stencil {
   /// dimension. A pointer's undeclared first extent is the rows it accesses.
   std::vector<ArrayInfo> PlaneArrays;
   std::vector<Statement> Statements; // TwoArrays: the two, in order
-  /// Time levels the update involves: 2 (a step reads the previous one) or
-  /// 3 (PlaneIndex with '% 3': a step reads the previous two, the older at
-  /// the cell itself; a scheme of second order in time).
-  unsigned TimeLevels = 2;
+  /// Planes the write cycles through: 2, or 3 (PlaneIndex with '% 3', a
+  /// scheme of second order in time; the analysis finds its time levels).
+  unsigned Planes = 2;
   /// The loop over Jacobi steps the device runs. TwoArrays: two steps per
   /// iteration of the user's loop, from 2 * lo to 2 * hi + 1; PointerSwap:
   /// one, from 0 to hi - lo (its iterator keeps the user's name);

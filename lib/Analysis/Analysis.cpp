@@ -47,7 +47,7 @@ std::string cellIndex(const Stencil &S) {
 /// The plane selector text "(t + k) % 2" (three levels: % 3) for a shift k.
 std::string planeText(const Stencil &S, int64_t Shift) {
   AffineExpr E = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
-  std::string M = " % " + std::to_string(S.TimeLevels);
+  std::string M = " % " + std::to_string(S.Planes);
   return Shift == 0 ? S.Time.Iter + M : "(" + E.str() + ")" + M;
 }
 
@@ -99,6 +99,7 @@ private:
   bool checkWrite();
   bool computeOffsets();
   bool checkDependences();
+  void findOlderReads();
   /// Three time levels: every read of the older level is at the cell
   /// itself (the kernels keep that level's value in the cell's register).
   bool checkOlderReads();
@@ -138,17 +139,33 @@ bool Analyzer::checkWrite() {
                 "an offset by shifting the loop bounds instead)");
     return false;
   }
-  int64_t Planes = S.TimeLevels;
-  A.TimeLevels = S.TimeLevels;
+  int64_t Planes = S.Planes;
+  A.Planes = S.Planes;
   A.WriteShift = ((S.Write.TimeBase.Constant % Planes) + Planes) % Planes;
-  // Three levels: each read is of the previous step's plane or of the one
-  // before it (the older level).
-  for (const an5d::Access &R : S.Reads) {
-    int64_t Back = ((S.Write.TimeBase.Constant - R.TimeBase.Constant) %
-                        Planes + Planes) % Planes;
-    A.OlderRead.push_back(Planes == 3 && Back == 2);
-  }
   return true;
+}
+
+/// Which reads are of the step before the previous one (OlderRead): with
+/// three planes those of plane (t + w - 2) % 3, with two a read of the
+/// plane being written at the cell itself (what it held two steps back:
+/// the leapfrog form of a second-order scheme).
+void Analyzer::findOlderReads() {
+  int64_t Planes = S.Planes;
+  bool Any = false;
+  for (size_t R = 0; R < S.Reads.size(); ++R) {
+    int64_t Back = ((S.Write.TimeBase.Constant - S.Reads[R].TimeBase.Constant) %
+                        Planes + Planes) % Planes;
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    bool AtCell = std::all_of(O.begin(), O.end(), [](int64_t X) { return X == 0; });
+    // An array updated in place has one plane: its own cell is the
+    // previous step's value there.
+    bool Older = Planes == 3 ? Back == 2
+                             : (Back == 0 && AtCell &&
+                                S.Form != StencilForm::InPlace);
+    A.OlderRead.push_back(Older);
+    Any |= Older;
+  }
+  A.TimeLevels = Planes == 3 || Any ? 3 : 2;
 }
 
 bool Analyzer::computeOffsets() {
@@ -211,7 +228,7 @@ bool Analyzer::checkDependences() {
   // { S[dt, d...] : dt = 1 }: dependence distances of a Jacobi stencil
   // (three time levels: dt = 1 or 2, the older level read at the cell)
   isl::union_set PreviousStep =
-      withDelta(S.TimeLevels == 3 ? "1 <= dt <= 2" : "dt = 1");
+      withDelta(A.TimeLevels == 3 ? "1 <= dt <= 2" : "dt = 1");
   // An array updated in place keeps one plane: what N.5D blocking would
   // need instead is a second plane or array for the step's new values.
   const bool InPlace = S.Form == StencilForm::InPlace;
@@ -259,10 +276,14 @@ bool Analyzer::checkDependences() {
       Reported = true;
     } else if (!Deltas.is_subset(PreviousStep)) {
       D.error(Reject::NotJacobi, S.Reads[R].Range,
-              "this read gets a value written two or more steps earlier, not "
-              "the previous step's; read " +
-                  std::string(S.planesAreArrays() ? ""
-                                                               : "the plane ") +
+              std::string(A.TimeLevels == 3
+                              ? "this read gets a value written three or more "
+                                "steps earlier, neither the previous step's "
+                                "nor, at the cell, the one before; read "
+                              : "this read gets a value written two or more "
+                                "steps earlier, not the previous step's; "
+                                "read ") +
+                  std::string(S.planesAreArrays() ? "" : "the plane ") +
                   Instead + " instead");
       Reported = true;
     }
@@ -404,7 +425,7 @@ bool Analyzer::checkBounds() {
   A.BoundsProven = Ok && A.BoundsNotes.empty();
   if (!S.Array.Extents[0])
     A.BoundsNotes.push_back("plane extent not declared: assumes " +
-                            std::to_string(S.TimeLevels) + " planes");
+                            std::to_string(S.Planes) + " planes");
   return Ok;
 }
 
@@ -449,7 +470,7 @@ void Analyzer::classify() {
     if (C.Extents.size() == S.numSpaceDims() - S.VirtualDims)
       A.CoefGridBytes += elemTypeBytes(C.Elem);
   // The partial sums take the previous level's rows only.
-  if (S.CoefReads.empty() && !S.ReadsTime && S.TimeLevels == 2)
+  if (S.CoefReads.empty() && !S.ReadsTime && A.TimeLevels == 2)
     A.Associative = associativeForm(S.Update, Plane, nullptr, A.FastMath);
 }
 
@@ -462,7 +483,8 @@ std::optional<StencilAnalysis> Analyzer::run() {
               "loop bounds");
       return std::nullopt;
     }
-    if (!checkWrite() || !computeOffsets() || !checkDependences() ||
+    if (!checkWrite() || !computeOffsets() ||
+        (findOlderReads(), !checkDependences()) ||
         !checkBounds())
       return std::nullopt;
   } catch (const isl::exception &E) {
@@ -738,7 +760,7 @@ void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
        << " distinct elements per cell, " << CoefGridBytes
        << " bytes per cell from memory)\n";
   OS << "  jacobi: " << (Jacobi ? "yes" : "no") << "\n";
-  OS << "  write plane: (t + " << WriteShift << ") % " << TimeLevels << "\n";
+  OS << "  write plane: (t + " << WriteShift << ") % " << Planes << "\n";
   if (TimeLevels == 3) {
     OS << "  older-level reads:";
     for (size_t R = 0; R < OlderRead.size(); ++R)

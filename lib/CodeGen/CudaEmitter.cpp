@@ -107,17 +107,18 @@ void Emitter::header() {
   W.line("// Stencil: " + S.Array.Name + ", " + dimsText() + Elem + ", " +
          shapeName(A.StencilShape) + ", reach " + reachText());
   auto planeOf = [&](int64_t Shift) {
-    Shift = mod(Shift, P.TimeLevels);
+    Shift = mod(Shift, P.Planes);
     std::string T = Shift ? "(" + S.Time.Iter + " + " + str(Shift) + ")"
                           : S.Time.Iter;
-    return T + " % " + str(P.TimeLevels);
+    return T + " % " + str(P.Planes);
   };
   if (threeLevels())
     W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
            " .. " + S.Time.Upper.str() + ", writes plane " +
            planeOf(P.WriteShift) + ", reads plane " +
            planeOf(P.WriteShift - 1) + " and, at the cell, plane " +
-           planeOf(P.WriteShift - 2) + " (three time levels)");
+           planeOf(P.WriteShift - 2) + " (three time levels" +
+           (P.Planes == 2 ? ": the value the written plane held)" : ")"));
   else
     W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
            " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
@@ -608,7 +609,7 @@ void Emitter::userProgram() {
     References = {"an5d_reference"};
   }
   std::string Cells =
-      TwoArrays ? "(size_t)" : "(size_t)" + str(S.TimeLevels) + " * ";
+      TwoArrays ? "(size_t)" : "(size_t)" + str(S.Planes) + " * ";
   for (unsigned Dm = 1; Dm <= N; ++Dm)
     Cells += std::string(Dm > 1 ? " * " : "") + "(" + S.Array.ExtentText[Dm] +
              ")";
@@ -686,7 +687,7 @@ void Emitter::sampleReference(
     const std::function<void(const std::string &)> &Line, bool Before) {
   W.raw("#ifdef AN5D_VERIFY_SAMPLE");
   if (S.Form != StencilForm::PlaneIndex || S.VirtualDims > 0 ||
-      S.TimeLevels == 3) {
+      A.TimeLevels == 3) {
     if (Before)
       W.raw("#error \"AN5D_VERIFY_SAMPLE checks a 2D or 3D stencil of one "
             "array with a plane index and two time levels; use "

@@ -308,8 +308,8 @@ void Emitter::threeLevelSteps() {
   std::string Plane = "(int)(((step + " + str(P.WriteShift - 1) +
                       ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
   W.line("// Step s writes level s + " + Shift + " (the C loop's plane (s + " +
-         Shift + ") % 3, the device's plane (s + " + Shift +
-         ") mod AN5D_PLANES);");
+         Shift + ") % " + str(P.Planes) + ", the device's plane (s + " +
+         Shift + ") mod AN5D_PLANES);");
   W.line("// a launch from step s reads levels s + " + str(P.WriteShift - 2) +
          " and s + " + str(P.WriteShift - 1) + " and writes its last two.");
   keepsPlanes();
@@ -362,6 +362,15 @@ void Emitter::threeLevelRun() {
   std::string Rows = deviceRows();
   std::string Plane = Rows + " * pitch";
   std::string HostPlane = Rows + " * " + Ext[N - 1];
+  // The user's plane P (an expression): of the one array, or one of the
+  // arrays (two arrays in turn, a pointer swap).
+  auto hostPlane = [&](const std::string &Index) {
+    return S.planesAreArrays() ? "host_planes[" + Index + "]"
+                               : "host + (size_t)(" + Index + ") * " +
+                                     HostPlane;
+  };
+  if (S.planesAreArrays())
+    W.line(Elem + " *const host_planes[2] = {host_0, host_1};");
   W.line("// Every level in device memory: out of core, slabs on several "
          "GPUs and --mpi handle two");
   W.line("// time levels only.");
@@ -381,24 +390,25 @@ void Emitter::threeLevelRun() {
   W.dedent();
   const std::string Row = Ext[N - 1] + " * sizeof(" + Elem + ")";
   const std::string Pitch = "pitch * sizeof(" + Elem + ")";
-  W.line("// Device plane d holds the levels the C loop keeps in plane d % 3; "
-         "each starts as that plane");
+  std::string U = str(P.Planes);
+  W.line("// Device plane d holds the levels the C loop keeps in plane d % " +
+         U + "; each starts as that plane");
   W.line("// (its boundary cells never change).");
   W.line("for (int d = 0; d < AN5D_PLANES; ++d)");
   W.indent();
   W.line("AN5D_CHECK(cudaMemcpy2D(grid + (size_t)d * " + Plane + ", " + Pitch +
-         ", host + (size_t)(d % 3) * " + HostPlane + ", " + Row + ", " + Row +
+         ", " + hostPlane("d % " + U) + ", " + Row + ", " + Row +
          ", " + Rows + ", cudaMemcpyHostToDevice));");
   W.dedent();
   W.line("an5d_timed_run(grid, device_bytes, steps, [&] { return "
          "an5d_steps(grid, t_first, steps" + stepsArgs() + "); });");
   W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-  W.line("// The C loop ends with the last three levels in their planes.");
+  W.line("// The C loop ends with the last " + U + " levels in its planes.");
   W.line("const long level_last = t_last + " + str(P.WriteShift) + ";");
-  W.line("for (long level = level_last - 2; level <= level_last; ++level)");
+  W.line("for (long level = level_last - " + str(P.Planes - 1) +
+         "; level <= level_last; ++level)");
   W.indent();
-  W.line("AN5D_CHECK(cudaMemcpy2D(host + (size_t)(level % 3) * " + HostPlane +
-         ", " + Row + ", grid + (size_t)(level % AN5D_PLANES) * " + Plane +
+  W.line("AN5D_CHECK(cudaMemcpy2D(" + hostPlane("level % " + U) + ", " + Row + ", grid + (size_t)(level % AN5D_PLANES) * " + Plane +
          ", " + Pitch + ", " + Row + ", " + Rows +
          ", cudaMemcpyDeviceToHost));");
   W.dedent();

@@ -24,7 +24,7 @@ void an5d::writeVerifyNote(CodeWriter &W, const Plan &P) {
   W.line("// Verification: compile with -DAN5D_VERIFY to run the original loop "
          "nest on the CPU first and");
   W.line(std::string("//   compare ") +
-         (P.TimeLevels == 3 ? "all three planes" : "both planes") +
+         (P.Planes == 3 ? "all three planes" : "both planes") +
          ": tolerance relative to max(|ref|, 1), " +
          toleranceLiteral(verifyTolerance(ElemType::Float, P.FastMath)) +
          " for float, " +

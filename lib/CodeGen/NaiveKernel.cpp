@@ -42,8 +42,8 @@ void Emitter::naiveParameters() {
           str(Block[N - 1 - D]) + " /* along " + It[N - 1 - D] + " */");
   W.raw("#define AN5D_THREADS " + str(P.Threads));
   if (threeLevels())
-    W.raw("#define AN5D_PLANES 3 /* three time levels: reads two, writes "
-          "the third */");
+    W.raw("#define AN5D_PLANES " + str(P.DevicePlanes) +
+          " /* three time levels: level l in plane l mod AN5D_PLANES */");
   minBlocksDefine();
   W.line("");
 }

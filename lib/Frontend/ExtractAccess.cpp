@@ -356,7 +356,7 @@ bool Extractor::checkPlaneIndices() {
   };
   if (!check(S.Write))
     return false;
-  S.TimeLevels = S.Write.Modulus == 3 ? 3 : 2;
+  S.Planes = S.Write.Modulus == 3 ? 3 : 2;
   for (const Access &R : S.Reads)
     if (!check(R))
       return false;

@@ -319,9 +319,8 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
        << " after each step"
        << (SwapTemp.empty() ? "" : " (through " + SwapTemp + ", declared before the loop)")
        << "\n";
-  if (TimeLevels == 3)
-    OS << "  time levels: 3 (a step reads the previous step's plane and, at "
-          "the cell itself, the one before)\n";
+  if (Planes == 3)
+    OS << "  planes: 3 in turn\n";
   OS << "  write: " << Write.str(Array.Name) << "\n";
   OS << "  reads: " << Reads.size() << "\n";
   for (const ArrayInfo &C : CoefArrays)

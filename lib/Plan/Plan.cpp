@@ -123,7 +123,7 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
                          offsetText(A.ReadOffsets[Diagonal]) +
                          alternatives(A, Kind),
                      S.Reads[Diagonal].Range};
-  if (Kind == KernelKind::Assoc && S.TimeLevels == 3)
+  if (Kind == KernelKind::Assoc && A.TimeLevels == 3)
     return PlanError{PlanError::Kind::KernelRefused, "--opt",
                      "--opt=assoc does not apply to three time levels (its "
                      "partial sums take the previous level's rows only)" +
@@ -163,7 +163,7 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
 
 std::optional<PlanError>
 an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A, int64_t VecK) {
-  if (VecK > 1 && S.TimeLevels == 3)
+  if (VecK > 1 && A.TimeLevels == 3)
     return PlanError{PlanError::Kind::KernelRefused, "--kvec",
                      "--kvec " + std::to_string(VecK) +
                          " does not apply to three time levels; drop --kvec",
@@ -226,8 +226,9 @@ static bool checkBlock(const PlanOptions &Opts, Plan &P, PlanError &Error) {
 
 /// Plans the naive scheme: a fixed block, no temporal blocking.
 static bool makeNaivePlan(const PlanOptions &Opts, Plan &P, PlanError &Error) {
-  // One step per launch reads two planes and writes a third.
-  P.DevicePlanes = P.TimeLevels;
+  // One step per launch reads two levels and writes a third.
+  if (P.TimeLevels == 3)
+    P.DevicePlanes = P.Planes * ((3 + P.Planes - 1) / P.Planes);
   std::vector<int64_t> Block = naiveBlock(P.Dims);
   P.Family = NaiveLayout{Block};
   P.BS.assign(Block.begin() + 1, Block.end());
@@ -438,6 +439,7 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
   P.Hi = A.ReachHi;
   P.WriteShift = A.WriteShift;
   P.TimeLevels = A.TimeLevels;
+  P.Planes = A.Planes;
   P.Run = Opts.Run;
   if (std::optional<PlanError> E = checkOptions(
           Opts, P.Dims, P.Elem, S.numSpaceDims() - S.VirtualDims)) {
@@ -483,7 +485,7 @@ static bool planShape(const Stencil &S, const StencilAnalysis &A,
     // Launches write levels bT - 1 and bT (and at the end bT - 2) into
     // planes no launch reads: level l lives in plane l mod DevicePlanes,
     // a multiple of 3 so that each plane keeps one user plane's boundary.
-    P.DevicePlanes = 3 * ((P.BT + 2 + 2) / 3);
+    P.DevicePlanes = P.Planes * ((P.BT + 2 + P.Planes - 1) / P.Planes);
   }
   std::set<int64_t> Rows;
   for (const std::vector<int64_t> &O : A.Offsets) {
@@ -747,8 +749,7 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
     OS << "  read-ahead slots: " << L->AheadSlots << " per thread"
        << (Cells > 1 ? " and cell" : "") << ", " << Slots
        << " bytes (shared memory per block: " << SharedBytes << " bytes)\n";
-  OS << "  write plane: (t + " << WriteShift << ") % " << TimeLevels
-     << "\n";
+  OS << "  write plane: (t + " << WriteShift << ") % " << Planes << "\n";
   if (TimeLevels == 3)
     OS << "  time levels: 3 (level l in device plane l mod " << DevicePlanes
        << ")\n";

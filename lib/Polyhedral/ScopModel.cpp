@@ -83,7 +83,7 @@ std::string extentString(const Stencil &S, const std::string &Tuple) {
     if (S.Array.Extents[D])
       Cons += " < " + islAffine(*S.Array.Extents[D]);
     else if (D == 0)
-      Cons += " < " + std::to_string(S.TimeLevels);
+      Cons += " < " + std::to_string(S.Planes);
   }
   return islParams(S.Params) + " -> { " + Tuple + "[" + Vars + "] : " + Cons +
          " }";

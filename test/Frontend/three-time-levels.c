@@ -18,7 +18,7 @@ void run(int T, int n, int m, float c, float A[3][n][m]) {
 #pragma endscop
 }
 
-// STENCIL: time levels: 3 (a step reads the previous step's plane and, at the cell itself, the one before)
+// STENCIL: planes: 3 in turn
 // STENCIL-NEXT: write: A[(t + 2) % 3][i][j]
 // STENCIL-NEXT: reads: 7
 

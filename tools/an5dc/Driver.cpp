@@ -403,7 +403,7 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
                 "(--opt=auto keeps them by not choosing this kernel)");
   }
   // Three time levels run from device memory on one GPU, one plan per file.
-  if (S->TimeLevels == 3 && (O.Mpi || O.Autotune.value_or(0) > 1)) {
+  if (A->TimeLevels == 3 && (O.Mpi || O.Autotune.value_or(0) > 1)) {
     D.error(Reject::KernelNotApplicable, S->Write.Range,
             std::string(O.Mpi ? "--mpi" : "--autotune") +
                 " handles two time levels; this update writes a third plane "
