@@ -595,10 +595,11 @@ void Emitter::userProgram() {
     std::string Zeros;
     for (unsigned Dm = 1; Dm <= (Flat ? 1 : N - S.VirtualDims); ++Dm)
       Zeros += "[0]";
-    for (unsigned Pl = 0; Pl < 2; ++Pl) {
+    for (unsigned Pl = 0; Pl < S.PlaneArrays.size(); ++Pl) {
       Names.push_back(S.PlaneArrays[Pl].Name);
       Bases.push_back("&" + Names.back() + Zeros);
-      References.push_back(Pl ? "an5d_reference_1" : "an5d_reference");
+      References.push_back(Pl ? "an5d_reference_" + str(Pl)
+                              : std::string("an5d_reference"));
     }
   } else {
     std::string Zeros;
@@ -618,8 +619,16 @@ void Emitter::userProgram() {
     line("  " + Elem + " *" + References[Pl] + " = an5d_verify_copy((const " +
          Elem + " *)" + Bases[Pl] + ", " + Cells + ");");
   line("  {");
-  line(TwoArrays ? "    /* the original loop on copies of both arrays */"
-                 : "    /* the original loop nest on a copy of both planes */");
+  line(TwoArrays ? std::string(S.PlaneArrays.size() == 3
+                                   ? "    /* the original loop on copies of "
+                                     "the three arrays */"
+                                   : "    /* the original loop on copies of "
+                                     "both arrays */")
+                 : std::string(S.Planes == 3
+                                   ? "    /* the original loop nest on a copy "
+                                     "of the three planes */"
+                                   : "    /* the original loop nest on a copy "
+                                     "of both planes */"));
   std::string Dims;
   for (unsigned Dm = (TwoArrays ? 2 : 1) + S.VirtualDims; Dm <= N; ++Dm)
     Dims += "[" + S.Array.ExtentText[Dm] + "]";
@@ -761,6 +770,33 @@ void Emitter::pointerSwapEpilogue(
   const Loop &T = S.timeLoopAsWritten();
   std::string Lo = T.Lower.str(wide), Hi = T.Upper.str(wide);
   std::string Runs = "(" + Lo + ") <= (" + Hi + ")";
+  if (S.PlaneArrays.size() == 3) {
+    // Rotated once per iteration: after k iterations the pointer that
+    // started at plane p points to plane (p + k) % 3.
+    const std::string &A0 = S.PlaneArrays[0].Name, &A1 = S.PlaneArrays[1].Name,
+                      &A2 = S.PlaneArrays[2].Name;
+    std::string Turns = "((" + Hi + ") - (" + Lo + ") + 1) % 3";
+    Line("  /* the C loop rotates " + A0 + ", " + A1 + " and " + A2 +
+         " once per iteration */");
+    Line("  if (" + Runs + ") {");
+    Line("    auto an5d_plane_0 = " + A0 + ";");
+    Line("    auto an5d_plane_1 = " + A1 + ";");
+    Line("    auto an5d_plane_2 = " + A2 + ";");
+    Line("    const int an5d_turns = (int)(" + Turns + ");");
+    auto planeAt = [](int Offset) {
+      std::string K = "(an5d_turns + " + std::to_string(Offset) + ") % 3";
+      return "(" + K + " == 0 ? an5d_plane_0 : " + K +
+             " == 1 ? an5d_plane_1 : an5d_plane_2)";
+    };
+    Line("    " + A0 + " = " + planeAt(0) + ";");
+    Line("    " + A1 + " = " + planeAt(1) + ";");
+    Line("    " + A2 + " = " + planeAt(2) + ";");
+    // The temporary took the first pointer's value at the last iteration.
+    if (!S.SwapTemp.empty())
+      Line("    " + S.SwapTemp + " = " + A2 + ";");
+    Line("  }");
+    return;
+  }
   const std::string &In = S.PlaneArrays[0].Name, &Out = S.PlaneArrays[1].Name;
   Line("  /* the C loop swaps " + In + " and " + Out + " once per iteration */");
   Line("  if (" + Runs + " && ((" + Hi + ") - (" + Lo + ") + 1) % 2 != 0) {");

@@ -369,8 +369,13 @@ void Emitter::threeLevelRun() {
                                : "host + (size_t)(" + Index + ") * " +
                                      HostPlane;
   };
-  if (S.planesAreArrays())
-    W.line(Elem + " *const host_planes[2] = {host_0, host_1};");
+  if (S.planesAreArrays()) {
+    std::string List;
+    for (size_t Pl = 0; Pl < S.PlaneArrays.size(); ++Pl)
+      List += (Pl ? ", host_" : "host_") + str(Pl);
+    W.line(Elem + " *const host_planes[" + str(S.PlaneArrays.size()) +
+           "] = {" + List + "};");
+  }
   W.line("// Every level in device memory: out of core, slabs on several "
          "GPUs and --mpi handle two");
   W.line("// time levels only.");
@@ -464,8 +469,12 @@ std::string Emitter::deviceRows() const {
 void Emitter::runFunction() {
   // Two arrays in turn: plane 0 and plane 1 are two user arrays.
   const bool TwoArrays = S.planesAreArrays();
-  std::string Params = TwoArrays ? Elem + " *host_0, " + Elem + " *host_1"
-                                 : Elem + " *host";
+  std::string Params = Elem + " *host";
+  if (TwoArrays) {
+    Params.clear();
+    for (size_t Pl = 0; Pl < S.PlaneArrays.size(); ++Pl)
+      Params += (Pl ? ", " : "") + Elem + " *host_" + str(Pl);
+  }
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Params += ", long " + Ext[Dm];
   Params += ", long t_first, long t_last";

@@ -50,22 +50,31 @@ bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
 
 } // namespace
 
-/// 'tmp = in; in = out; out = tmp;' (tmp possibly declared in the first).
+/// 'tmp = in; in = out; out = tmp;' (tmp possibly declared in the first),
+/// or the rotation of three pointers 'tmp = a; a = b; b = c; c = tmp;'.
 bool Extractor::matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out) {
-  if (Sts.size() != 3)
+  const size_t Count = Sts.size();
+  if (Count != 3 && Count != 4)
     return false;
-  const clang::VarDecl *Dst[3], *Src[3];
-  bool Declares[3];
-  for (unsigned I = 0; I < 3; ++I)
+  const clang::VarDecl *Dst[4], *Src[4];
+  bool Declares[4];
+  for (size_t I = 0; I < Count; ++I)
     if (!pointerCopy(Sts[I], Dst[I], Src[I], Declares[I]))
       return false;
-  if (Declares[1] || Declares[2] || Src[0] != Dst[1] || Src[1] != Dst[2] ||
-      Src[2] != Dst[0] || Dst[0] == Dst[1] || Dst[1] == Dst[2] ||
-      Dst[0] == Dst[2])
+  // Each copy reads what the one before wrote; the last reads the temporary.
+  for (size_t I = 1; I < Count; ++I)
+    if (Declares[I] || Src[I - 1] != Dst[I])
+      return false;
+  if (Src[Count - 1] != Dst[0])
     return false;
+  for (size_t I = 0; I < Count; ++I)
+    for (size_t J = I + 1; J < Count; ++J)
+      if (Dst[I] == Dst[J])
+        return false;
   Out.Temp = Dst[0];
   Out.First = Dst[1];
   Out.Second = Dst[2];
+  Out.Third = Count == 4 ? Dst[3] : nullptr;
   Out.TempDeclaredInLoop = Declares[0];
   return true;
 }
@@ -102,9 +111,23 @@ bool Extractor::recognizeSwap(const std::vector<const clang::Stmt *> &Body) {
   return true; // not a swap: the nest's reader reports the statements
 }
 
+bool Extractor::finishRotation() {
+  const clang::VarDecl *Ring[3] = {PointerSwap.First, PointerSwap.Second,
+                                   PointerSwap.Third};
+  for (unsigned Plane = 0; Plane < 3; ++Plane)
+    if (!PlaneVars[Plane] &&
+        !describePlaneArray(Ring[Plane], Ring[Plane]->getSourceRange(), Plane,
+                            nullptr))
+      return false;
+  return true;
+}
+
 bool Extractor::finishPointerSwap() {
   const clang::VarDecl *In = PointerSwap.First, *Out = PointerSwap.Second;
-  bool Match = (PlaneVars[0] == In && PlaneVars[1] == Out) ||
+  if (PointerSwap.Third && !finishRotation())
+    return false;
+  bool Match = PointerSwap.Third ||
+               (PlaneVars[0] == In && PlaneVars[1] == Out) ||
                (PlaneVars[0] == Out && PlaneVars[1] == In);
   if (!Match) {
     D.error(Reject::TurnMismatch, S.Write.Range,
@@ -143,9 +166,14 @@ bool Extractor::finishPointerSwap() {
     }
   }
   S.Array = S.PlaneArrays[0];
-  S.Array.Extents.insert(S.Array.Extents.begin(), AffineExpr::constant(2));
-  S.Array.ExtentText.insert(S.Array.ExtentText.begin(), "2");
-  S.Statements = {{S.PlaneArrays[1].Name, S.PlaneArrays[0].Name,
+  const std::string Planes = std::to_string(S.PlaneArrays.size());
+  S.Array.Extents.insert(S.Array.Extents.begin(),
+                         AffineExpr::constant(S.PlaneArrays.size()));
+  S.Array.ExtentText.insert(S.Array.ExtentText.begin(), Planes);
+  // The statement writes the last plane and reads the one before it.
+  size_t Written = S.PlaneArrays.size() - 1;
+  S.Statements = {{S.PlaneArrays[Written].Name,
+                   S.PlaneArrays[Written - 1].Name,
                    clang::SourceRange(S.Write.Range.getBegin(),
                                       S.Update.Range.getEnd())}};
   if (!PointerSwap.TempDeclaredInLoop)

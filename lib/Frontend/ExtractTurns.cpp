@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
 
+#include <algorithm>
+
 using namespace an5d;
 using namespace an5d::frontend;
 using clang::dyn_cast;
@@ -48,17 +50,17 @@ bool Extractor::describePlaneArray(const clang::VarDecl *V,
     D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
     return false;
   }
-  const ArrayInfo &Other = S.PlaneArrays[1 - Plane];
-  if (!Other.Name.empty() &&
-      (Other.Elem != A.Elem || Other.Extents != A.Extents)) {
-    D.error(Reject::TurnMismatch, Use,
-            "'" + A.Name + "' and '" + Other.Name + "' differ in element "
-            "type or extents; two arrays in turn need two arrays of one type "
-            "and shape");
-    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
-    D.note(Other.DeclRange, "'" + Other.Name + "' is declared here");
-    return false;
-  }
+  for (const ArrayInfo &Other : S.PlaneArrays)
+    if (!Other.Name.empty() &&
+        (Other.Elem != A.Elem || Other.Extents != A.Extents)) {
+      D.error(Reject::TurnMismatch, Use,
+              "'" + A.Name + "' and '" + Other.Name + "' differ in element "
+              "type or extents; arrays in turn need arrays of one type and "
+              "shape");
+      D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+      D.note(Other.DeclRange, "'" + Other.Name + "' is declared here");
+      return false;
+    }
   S.PlaneArrays[Plane] = std::move(A);
   PlaneVars[Plane] = V;
   S.Elem = S.PlaneArrays[Plane].Elem;
@@ -70,8 +72,13 @@ bool Extractor::describePlaneArray(const clang::VarDecl *V,
 bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
                                 const std::vector<const clang::Expr *> &Indices,
                                 Access &A, bool IsWrite) {
-  S.PlaneArrays.resize(2);
-  const unsigned Own = 1 - StatementIndex, Other = StatementIndex;
+  // Three pointers rotated: plane k is the k-th of the rotation (the
+  // statement writes the last, level t + 2, and reads the others).
+  const bool Rotation =
+      S.Form == StencilForm::PointerSwap && PointerSwap.Third != nullptr;
+  S.PlaneArrays.resize(Rotation ? 3 : 2);
+  const unsigned Own = Rotation ? 2 : 1 - StatementIndex,
+                 Other = StatementIndex;
   // A flat pointer's one index splits into one per dimension.
   std::vector<AffineExpr> FlatSpace, FlatExtents;
   const bool Flat =
@@ -80,7 +87,35 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
     return false;
   const std::vector<AffineExpr> *FlatShape = Flat ? &FlatExtents : nullptr;
   bool Written = false;
-  if (IsWrite) {
+  // The access's plane in the view, and how many planes it cycles through.
+  unsigned Plane = 0;
+  int64_t Modulus = 2;
+  if (Rotation) {
+    const clang::VarDecl *Ring[3] = {PointerSwap.First, PointerSwap.Second,
+                                     PointerSwap.Third};
+    Plane = std::find(Ring, Ring + 3, V) - Ring;
+    if (Plane == 3) {
+      D.error(Reject::MultipleArrays, E->getSourceRange(),
+              "reads array '" + V->getName().str() + "'; with three pointers "
+              "rotated the nest reads through them only ('" +
+                  Ring[0]->getName().str() + "', '" +
+                  Ring[1]->getName().str() + "')");
+      return false;
+    }
+    if (IsWrite && Plane != 2) {
+      D.error(Reject::TurnMismatch, E->getSourceRange(),
+              "the nest writes through '" + V->getName().str() +
+                  "'; with three pointers rotated ('tmp = " +
+                  Ring[0]->getName().str() + "; " + Ring[0]->getName().str() +
+                  " = " + Ring[1]->getName().str() + "; ...') it writes "
+                  "through the last, '" + Ring[2]->getName().str() + "'");
+      return false;
+    }
+    if (!PlaneVars[Plane] &&
+        !describePlaneArray(V, E->getSourceRange(), Plane, FlatShape))
+      return false;
+    Modulus = 3;
+  } else if (IsWrite) {
     if (!PlaneVars[Own]) {
       if (!describePlaneArray(V, E->getSourceRange(), Own, FlatShape))
         return false;
@@ -106,9 +141,13 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
                 S.PlaneArrays[Other].Name + "' here)");
     return false;
   }
+  if (!Rotation)
+    Plane = Written ? 1 : 0;
+  const int64_t Shift = Plane;
   if (Flat) {
-    // Every access of the two pointers must split with the same rows.
-    const ArrayInfo &Info = S.PlaneArrays[V == PlaneVars[Own] ? Own : Other];
+    // Every access of the pointers must split with the same rows.
+    const ArrayInfo &Info =
+        S.PlaneArrays[Rotation ? Plane : V == PlaneVars[Own] ? Own : Other];
     for (size_t Dm = 1; Dm < FlatExtents.size(); ++Dm)
       if (Info.Form != ArrayForm::FlatPointer || !Info.Extents[Dm] ||
           !(*Info.Extents[Dm] == FlatExtents[Dm])) {
@@ -123,9 +162,8 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
         return false;
       }
     A.Range = E->getSourceRange();
-    A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
-                 AffineExpr::constant(Written ? 1 : 0);
-    A.Modulus = 2;
+    A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
+    A.Modulus = Modulus;
     A.SignedRemainder = false;
     A.Space = std::move(FlatSpace);
     return true;
@@ -138,10 +176,9 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
     return false;
   }
   A.Range = E->getSourceRange();
-  A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
-               AffineExpr::constant(Written ? 1 : 0);
-  A.Modulus = 2;
-  A.SignedRemainder = false; // the view's planes: 0 and 1 for every t
+  A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(Shift);
+  A.Modulus = Modulus;
+  A.SignedRemainder = false; // the view's planes: 0 .. Modulus - 1 for every t
   for (const clang::Expr *I : Indices) {
     std::optional<AffineExpr> X = toAffine(I);
     if (!X)

@@ -93,13 +93,19 @@ private:
   void finishTwoArrays();
 
   // A pointer swap after the loop nest (ExtractSwap.cpp).
+  /// Two pointers swapped through Temp, or (Third set) three rotated:
+  /// 'tmp = First; First = Second; Second = Third; Third = tmp;'.
   struct Swap {
     const clang::VarDecl *First = nullptr, *Second = nullptr, *Temp = nullptr;
+    const clang::VarDecl *Third = nullptr;
     bool TempDeclaredInLoop = false;
   };
   bool matchSwap(llvm::ArrayRef<const clang::Stmt *> Sts, Swap &Out);
   bool recognizeSwap(const std::vector<const clang::Stmt *> &Body);
   bool finishPointerSwap();
+  /// Three pointers rotated: every one of them described as a plane array
+  /// (one the nest does not read takes its declaration).
+  bool finishRotation();
   /// 1D: the stencil as 2D with one row (Extract.cpp).
   bool liftOneDimension();
 
@@ -168,7 +174,7 @@ private:
   // 0) and plane 1 (written by it).
   const clang::Stmt *SecondNest = nullptr;
   unsigned StatementIndex = 0;
-  const clang::VarDecl *PlaneVars[2] = {nullptr, nullptr};
+  const clang::VarDecl *PlaneVars[3] = {nullptr, nullptr, nullptr};
   Swap PointerSwap; // the swap after the nest (PointerSwap form)
 };
 

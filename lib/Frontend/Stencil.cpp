@@ -127,9 +127,9 @@ const char *an5d::stencilFormName(StencilForm F) {
 const std::string &Stencil::arrayOf(const Access &A) const {
   if (!planesAreArrays())
     return Array.Name;
-  assert(PlaneArrays.size() == 2 && "two arrays in turn without two arrays");
+  assert(PlaneArrays.size() >= 2 && "arrays in turn without their arrays");
   int64_t Shift = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
-  return PlaneArrays[Shift == 0 ? 0 : 1].Name;
+  return PlaneArrays[Shift % PlaneArrays.size()].Name;
 }
 
 static const char *formName(ArrayForm F) {
@@ -258,15 +258,15 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   if (stepsPerIteration() > 1)
     OS << " (" << stepsPerIteration() << " Jacobi steps per time iteration)";
   OS << "\n";
-  auto array = [&](const char *What, const ArrayInfo &A) {
+  auto array = [&](const std::string &What, const ArrayInfo &A) {
     OS << "  " << What << ": " << A.Name;
     for (size_t D = 0; D < A.Extents.size(); ++D)
       OS << "[" << (A.Extents[D] ? A.Extents[D]->str() : "?") << "]";
     OS << " (" << formName(A.Form) << ")\n";
   };
   if (planesAreArrays()) {
-    array("plane 0", PlaneArrays[0]);
-    array("plane 1", PlaneArrays[1]);
+    for (size_t Pl = 0; Pl < PlaneArrays.size(); ++Pl)
+      array("plane " + std::to_string(Pl), PlaneArrays[Pl]);
   } else {
     array("array", Array);
   }
@@ -282,7 +282,10 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
      << " to " << Written.Upper.str() << declared(Written) << "\n";
   if (planesAreArrays())
     OS << "  steps: " << Time.Iter << " from " << Time.Lower.str() << " to "
-       << Time.Upper.str() << " (an even step reads plane 0, an odd one plane 1)\n";
+       << Time.Upper.str()
+       << (PlaneArrays.size() == 3
+               ? " (step s writes plane (s + 2) % 3)\n"
+               : " (an even step reads plane 0, an odd one plane 1)\n");
   for (size_t D = 0; D < Space.size(); ++D)
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
        << Space[D].Lower.str() << " to " << Space[D].Upper.str()
@@ -299,6 +302,9 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
       auto text = [&](const Access &A) {
         bool Written = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
         std::string T = Written ? Statements[I].Writes : Statements[I].Reads;
+        // Three pointers rotated: each access names its own pointer.
+        if (PlaneArrays.size() == 3)
+          T = arrayOf(A);
         for (const AffineExpr &E : A.Space)
           T += "[" + E.str() + "]";
         return T;
@@ -314,7 +320,13 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
          << printExprAs(Update, Spell) << "\n";
     }
   }
-  if (Form == StencilForm::PointerSwap)
+  if (Form == StencilForm::PointerSwap && PlaneArrays.size() == 3)
+    OS << "  rotation: " << PlaneArrays[0].Name << " <- " << PlaneArrays[1].Name
+       << " <- " << PlaneArrays[2].Name << " <- " << PlaneArrays[0].Name
+       << " after each step"
+       << (SwapTemp.empty() ? "" : " (through " + SwapTemp + ", declared before the loop)")
+       << "\n";
+  else if (Form == StencilForm::PointerSwap)
     OS << "  swap: " << PlaneArrays[0].Name << " <-> " << PlaneArrays[1].Name
        << " after each step"
        << (SwapTemp.empty() ? "" : " (through " + SwapTemp + ", declared before the loop)")
