@@ -511,15 +511,18 @@ private:
     return threeLevels() ? ", store_back" : "";
   }
   /// Three levels: Cell's value of level -1 (the launch's older input
-  /// plane) for the row level 1 computes.
-  std::string olderName() const { return "older_1" + cellSuffix(); }
-  /// Rows the older plane is read ahead of level 1's use: the read-ahead
-  /// of level 0 (Plan::Prefetch), at least one.
-  int64_t olderAhead() const { return std::max<int64_t>(P.Prefetch, 1); }
-  /// The register holding the older value of the row F + 1 rows after the
-  /// one level 1 computes (F < olderAhead()).
-  std::string olderAheadName(int64_t F) const {
-    return "older_ahead_" + str(F) + cellSuffix();
+  /// plane) for the row level 1 computes: olderName(slot).
+  /// Level 1's older values live in a ring of OlderSlots registers per
+  /// cell, the row loaded in unrolled phase q (the one level 1 computes
+  /// OlderAhead phases later) in slot (q + OlderAhead) % OlderSlots: no
+  /// register moves, so a load's latency overlaps OlderAhead whole rows.
+  /// Set per kernel by olderRing().
+  int64_t OlderSlots = 1, OlderAhead = 0;
+  /// Sets them for kernel K: the read-ahead of level 0 (Plan::Prefetch, at
+  /// least one row) in the smallest ring dividing K.Unroll that holds it.
+  void olderRing(const KernelPlan &K);
+  std::string olderName(int64_t Slot) const {
+    return "older_" + str(Slot) + cellSuffix();
   }
   /// Cell's older value of row Row, or zero where Row leaves the interior
   /// (Ahead: rows past the one older_next points at).

@@ -523,17 +523,22 @@ void Emitter::kernelSetup(const KernelPlan &K) {
              Column + " + (long)(" + plus(It[0], -(D - Back) * P.Hi[0]) +
              ") * row_stride;");
     // Level 1's older values of the first rows, loaded ahead as in the loop.
-    W.line("// Level 1 reads the older plane " + str(olderAhead()) + " row" +
-           (olderAhead() == 1 ? "" : "s") + " ahead (older_ahead_F: the row "
-           "F rows after the one it computes).");
+    olderRing(K);
+    W.line("// Level 1 reads the older plane " + str(OlderAhead) + " row" +
+           (OlderAhead == 1 ? "" : "s") + " ahead: older_S holds the row of "
+           "unrolled phase q in slot (q + " + str(OlderAhead) + ") % " +
+           str(OlderSlots) + ".");
     eachCell([&] {
-      W.line(Elem + " " + olderName() + ";");
-      for (int64_t F = 0; F < olderAhead(); ++F) {
+      std::string Decl = Elem;
+      for (int64_t Sl = 0; Sl < OlderSlots; ++Sl)
+        Decl += std::string(Sl ? "," : "") + " " + olderName(Sl);
+      W.line(Decl + ";");
+      for (int64_t F = 0; F < OlderAhead; ++F) {
         std::string Test;
         std::string Load = olderLoad(plus(It[0], F - P.Hi[0]), F, Test);
-        codeOp(Elem + " " + olderAheadName(F) + " = " + Test + " ? " + Load +
-                   " : " + zero() + ";",
-               {regValue(olderAheadName(F), -1, F - P.Hi[0])});
+        codeOp(olderName(F) + " = " + Test + " ? " + Load + " : " + zero() +
+                   ";",
+               {regValue(olderName(F), -1, F - P.Hi[0])});
       }
     });
   }

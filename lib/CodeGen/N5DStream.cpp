@@ -36,6 +36,17 @@ std::string Emitter::outCell(int64_t Back) const {
               : "*" + Ptr;
 }
 
+void Emitter::olderRing(const KernelPlan &K) {
+  int64_t Wanted = std::max<int64_t>(P.Prefetch, 1);
+  OlderSlots = K.Unroll;
+  for (int64_t R = Wanted + 1; R <= K.Unroll; ++R)
+    if (K.Unroll % R == 0) {
+      OlderSlots = R;
+      break;
+    }
+  OlderAhead = std::min(Wanted, OlderSlots - 1);
+}
+
 std::string Emitter::olderLoad(const std::string &Row, int64_t Ahead,
                                std::string &Test) const {
   // Rows at either end of the stream may lie outside the array.
@@ -55,8 +66,10 @@ std::string Emitter::olderLoad(const std::string &Row, int64_t Ahead,
 std::pair<std::string, Operand> Emitter::olderArg(int64_t Level,
                                                   int64_t Phase) const {
   int64_t Row = -Level * P.Hi[0];
-  if (Level == 1)
-    return {olderName(), regValue(olderName(), -1, Row)};
+  if (Level == 1) {
+    std::string R = olderName(mod(Phase, OlderSlots));
+    return {R, regValue(R, -1, Row)};
+  }
   // Level Level - 2 computed this row 2 hi_0 phases ago (Plan::Ring spans
   // them).
   std::string R = reg(Level - 2, mod(Phase - 2 * P.Hi[0], P.Ring));
@@ -384,21 +397,15 @@ void Emitter::streamLoop(const KernelPlan &K) {
     coefRowLoads(K);
     if (threeLevels()) {
       // Level 1 reads the launch's older plane at the row it computes,
-      // loaded olderAhead() rows earlier so that the load's latency
-      // overlaps those rows' levels; the row that many ahead is loaded now.
-      int64_t Ahead = olderAhead();
+      // loaded OlderAhead rows earlier (olderRing); the row that many ahead
+      // is loaded now.
       eachCell([&] {
-        for (int64_t F = 0; F < Ahead; ++F) {
-          std::string Dst = F ? olderAheadName(F - 1) : olderName();
-          assign(KernelOpKind::Move, Dst, olderAheadName(F),
-                 regValue(olderAheadName(F), -1, F - P.Hi[0]),
-                 regValue(Dst, -1, F - P.Hi[0]));
-        }
         KernelOp &L = op(KernelOpKind::Load);
-        L.Dst = olderAheadName(Ahead - 1);
-        L.Src = olderLoad(plus(It[0], Ahead - P.Hi[0]), Ahead, L.Test);
+        L.Dst = olderName(mod(Q + OlderAhead, OlderSlots));
+        L.Src = olderLoad(plus(It[0], OlderAhead - P.Hi[0]), OlderAhead,
+                          L.Test);
         L.Alt = zero();
-        L.Writes = {regValue(L.Dst, -1, Ahead - P.Hi[0])};
+        L.Writes = {regValue(L.Dst, -1, OlderAhead - P.Hi[0])};
       });
     }
     for (int64_t L = 1; L <= D; ++L) {
