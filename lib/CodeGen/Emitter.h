@@ -510,9 +510,10 @@ private:
   std::string storeBackArg() const {
     return threeLevels() ? ", store_back" : "";
   }
-  /// Three levels: Cell's value of level -1 (the launch's older input
-  /// plane) for the row level 1 computes: olderName(slot).
-  /// Level 1's older values live in a ring of OlderSlots registers per
+  /// Three levels: the levels before the last that a kernel of degree D
+  /// stores too (out1 .. out<storedBack>): D - 1, and with store_back D - 2.
+  static int64_t storedBack(int64_t D) { return std::min<int64_t>(D - 1, 2); }
+  /// Three levels: level 1's older values live in a ring of OlderSlots registers per
   /// cell, the row loaded in unrolled phase q (the one level 1 computes
   /// OlderAhead phases later) in slot (q + OlderAhead) % OlderSlots: no
   /// register moves, so a load's latency overlaps OlderAhead whole rows.

@@ -368,7 +368,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
            " * plane;");
     W.line(Elem + " *out = grid + " + planeAfter("in_plane", D) +
            " * plane;");
-    for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+    for (int64_t Back = 1; Back <= storedBack(D); ++Back)
       W.line(Elem + " *out" + str(Back) + " = grid + " +
              planeAfter("in_plane", D - Back) + " * plane;");
     if (D < 3)
@@ -518,7 +518,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
   if (threeLevels()) {
     W.line("const " + Elem + " *older_next = older + " + Column +
            " + (long)(" + plus(It[0], -P.Hi[0]) + ") * row_stride;");
-    for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+    for (int64_t Back = 1; Back <= storedBack(D); ++Back)
       W.line(Elem + " *out" + str(Back) + "_next = out" + str(Back) + " + " +
              Column + " + (long)(" + plus(It[0], -(D - Back) * P.Hi[0]) +
              ") * row_stride;");

@@ -249,7 +249,7 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
   // Three levels: the next launch reads level D - 1 too, and the run's
   // last leaves level D - 2 where the C loop has it.
   int64_t Back = D - Level;
-  if (!threeLevels() || Level == D || Back > 2)
+  if (!threeLevels() || Level == D || Back > storedBack(D))
     return;
   eachCell([&] {
     KernelOp &St = op(KernelOpKind::GlobalStore);
@@ -419,7 +419,7 @@ void Emitter::streamLoop(const KernelPlan &K) {
     Adv.Args = {"in_next += row_stride;", "out_next += row_stride;"};
     if (threeLevels()) {
       Adv.Args.push_back("older_next += row_stride;");
-      for (int64_t Back = 1; Back <= std::min<int64_t>(D - 1, 2); ++Back)
+      for (int64_t Back = 1; Back <= storedBack(D); ++Back)
         Adv.Args.push_back("out" + str(Back) + "_next += row_stride;");
     }
   }
