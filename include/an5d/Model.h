@@ -44,6 +44,11 @@ struct DeviceSpec : Target {
   /// floating-point and shared-memory instructions (address arithmetic,
   /// boundary selects, the register ring, the barrier).
   double OverheadInstr = 0;
+  /// Calibrated: the same for the 2D (and 1D) kernels, fitted apart.
+  double OverheadInstr2D = 0;
+  /// Calibrated: the same for the vector-cell kernel (--kvec), per cell:
+  /// a thread's vector of cells shares one address, test and copy.
+  double VectorOverheadInstr = 0;
   /// Calibrated: cycles per warp of the block that one row and level of a
   /// block waits at its barrier (the shared store-load chain, the skew of
   /// its warps); only other resident blocks can hide them.
@@ -51,6 +56,8 @@ struct DeviceSpec : Target {
   /// Calibrated: how much slower a block touching the boundary runs (its
   /// streaming loop tests rows or cells) than an interior block.
   double EdgeSlowdown = 1;
+  /// Calibrated: the same for the 2D (and 1D) kernels.
+  double EdgeSlowdown2D = 1;
   std::string Source; // where the figures come from
 };
 
@@ -111,6 +118,7 @@ struct Prediction {
   int64_t StreamBlock = 0;
   int64_t Cells = 1;       // per thread, as Plan::Cells
   bool HaloRows = false;   // as ScalarLayout::HaloRows
+  int64_t VecK = 1;        // VectorLayout::Lanes; 1: a scalar kernel
   KernelKind Kernel = KernelKind::None;
   ThreadClasses Threads;   // one launch of degree bT
   double GlobalBytes = 0;  // per launch
@@ -146,13 +154,18 @@ struct SearchConstraints {
   std::optional<int64_t> StreamBlock;
   std::optional<int64_t> Cells;
   std::optional<bool> HaloRows;
+  /// --kvec: only vector-cell configurations of these lanes (1: only
+  /// scalar ones); unset: both where the vector-cell kernel applies.
+  std::optional<int64_t> VecK;
 };
 
 /// Every configuration of the search space that plans under Base (whose
 /// Gpu is D) and C, best predicted first; those predicted to spill come last. 2D: bT 1..16,
 /// bS 128/256/512, hSN 128/256/512, 1 or 2 cells. 3D: bT 1..8, bS
 /// 16x16/32x8/32x16/32x32/64x16, hSN 32/64/128/256, 1, 2 or 4 cells, with
-/// and without halo rows. Deterministic.
+/// and without halo rows; where the vector-cell kernel applies (3D stars,
+/// vectorRefusal), also 16-byte vectors at bT 1..3, bS 32x4/32x8/32x16/
+/// 64x4/64x8, hSN 32/64, 1 to 4 cells. Deterministic.
 std::vector<Prediction> rankConfigurations(const Stencil &S,
                                            const StencilAnalysis &A,
                                            const PlanOptions &Base,

@@ -167,6 +167,13 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   int64_t Words = P.Elem == ElemType::Double ? 2 : 1;
   double Ring = double(P.Ring) * Words;
   double Cells = double(P.Cells);
+  // The vector-cell kernel's ring holds Lanes values per cell and row
+  // (fitted to ptxas -v on the H200 --kvec sweeps, 58-128 registers: low by
+  // up to 19 for the smallest rings, within 3 near the cap of 128).
+  if (const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family))
+    return std::min(P.Gpu.MaxRegistersPerThread,
+                    int64_t(std::ceil(50.0 + 1.05 * double(P.BT) * Ring *
+                                                 Cells * double(Vec->Lanes))));
   double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
                double(P.Prefetch * Words) * Cells;
   return std::min(P.Gpu.MaxRegistersPerThread, int64_t(std::ceil(Est)));
@@ -189,20 +196,27 @@ struct ColumnCounts {
 };
 
 /// HaloDegrees: levels whose halo threads the block holds (Plan::
-/// haloDegrees); Copied: level 0 also copies lo and hi columns beside the
-/// threads (ScalarLayout::HaloRows).
+/// haloDegrees); Copied: level 0 also copies the halo beside the threads
+/// (ScalarLayout::HaloRows, the vector-cell kernel). A degree's halo is
+/// HaloLo and HaloHi columns (the reach lo and hi unless given: the
+/// vector-cell kernel's whole vectors along k).
 ColumnCounts countColumns(int64_t Extent, int64_t Lo, int64_t Hi, int64_t BS,
-                          int64_t Tile, int64_t HaloDegrees, bool Copied) {
+                          int64_t Tile, int64_t HaloDegrees, bool Copied,
+                          int64_t HaloLo = -1, int64_t HaloHi = -1) {
+  if (HaloLo < 0)
+    HaloLo = Lo;
+  if (HaloHi < 0)
+    HaloHi = Hi;
   ColumnCounts C;
   int64_t First = Lo, Last = Extent - Hi - 1;
   if (Last < First)
     return C;
   C.Blocks = (Last - First + 1 + Tile - 1) / Tile;
   for (int64_t B = 0; B < C.Blocks; ++B) {
-    int64_t Origin = First + B * Tile - HaloDegrees * Lo;
+    int64_t Origin = First + B * Tile - HaloDegrees * HaloLo;
     int64_t End = Origin + BS - 1;
-    int64_t LoadFirst = Copied ? Origin - Lo : Origin;
-    int64_t LoadLast = Copied ? End + Hi : End;
+    int64_t LoadFirst = Copied ? Origin - HaloLo : Origin;
+    int64_t LoadLast = Copied ? End + HaloHi : End;
     C.InteriorBlocks += LoadFirst >= First && LoadLast <= Last;
     C.Threads += double(BS);
     C.InArray += double(overlap(Origin, End, 0, Extent - 1));
@@ -281,6 +295,26 @@ double sharedLoadsPerCell(const StencilAnalysis &A, const Plan &P) {
   return double(Positions.size()) / double(Cells);
 }
 
+/// Shared-memory vector loads of one thread of the vector-cell kernel per
+/// row and level: the distinct (row along j, vector along k) positions that
+/// the in-plane reads (offset 0 along i) of its Cells rows x Lanes cells
+/// touch, its own vector included. Reads along i come from registers.
+double sharedVectorsPerThread(const StencilAnalysis &A, const Plan &P) {
+  int64_t Lanes = P.vector().Lanes;
+  auto floorDiv = [](int64_t X, int64_t Y) {
+    return X >= 0 ? X / Y : -((-X + Y - 1) / Y);
+  };
+  std::set<std::pair<int64_t, int64_t>> Positions; // { j, vector along k }
+  for (const std::vector<int64_t> &O : A.Offsets) {
+    if (O.size() != 3 || O[0] != 0)
+      continue;
+    for (int64_t C = 0; C < P.Cells; ++C)
+      for (int64_t L = 0; L < Lanes; ++L)
+        Positions.insert({C + O[1], floorDiv(L + O[2], Lanes)});
+  }
+  return double(Positions.size());
+}
+
 /// predict() with the update's operations counted by the caller, once for
 /// all the configurations it ranks (the count walks the whole update).
 Prediction predictWith(const StencilAnalysis &A, const Plan &P,
@@ -296,6 +330,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   R.Cells = P.Cells;
   R.HaloRows = P.haloRows();
   R.Kernel = P.Kernel;
+  const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family);
+  R.VecK = Vec ? Vec->Lanes : 1;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
   const double Word = elemTypeBytes(P.Elem);
@@ -305,9 +341,18 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   double Threads = 1, InArray = 1, Interior = 1, Valid = 1, LoadedCols = 1;
   int64_t Blocks = Rows.Blocks, InteriorBlocks = Rows.InteriorBlocks;
   for (unsigned Dm = 1; Dm < P.Dims; ++Dm) {
-    ColumnCounts C = countColumns(
-        Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm], P.span(Dm - 1), K.Tile[Dm - 1],
-        P.haloDegrees(Dm - 1, Deg), P.haloRows() && Dm == 1);
+    // The vector-cell kernel's threads compute level 1 wherever it is
+    // valid over a copied halo: rows along j, whole vectors along k.
+    ColumnCounts C =
+        !Vec ? countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm],
+                            P.span(Dm - 1), K.Tile[Dm - 1],
+                            P.haloDegrees(Dm - 1, Deg), P.haloRows() && Dm == 1)
+        : Dm == 1
+            ? countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm], P.span(0),
+                           K.Tile[0], Deg - 1, true)
+            : countColumns(Size.Extent[Dm], P.Lo[Dm], P.Hi[Dm],
+                           P.BS[1] * Vec->Lanes, K.Tile[1], Deg - 1, true,
+                           Vec->HaloLo * Vec->Lanes, Vec->HaloHi * Vec->Lanes);
     Threads *= C.Threads;
     InArray *= C.InArray;
     LoadedCols *= C.Loaded;
@@ -343,23 +388,37 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Each coefficient read: a load and its index arithmetic.
   const double CoefInstr = 3.0 * A.CoefReadsPerCell;
 
-  // Shared memory: every thread stores one value per cell, row and level
-  // that feeds the next level; computed cells load their other columns.
-  // One barrier per thread, row and level serves all of a thread's cells.
-  bool UsesShared = !P.scalar().SharedRows.empty();
-  double SharedStores =
-      UsesShared ? Threads * Rows.Streamed * double(Deg) +
-                       (LoadedCols - InArray) * Rows.Loaded
-                 : 0.0;
-  double SharedLoads = Computed * sharedLoadsPerCell(A, P);
-  R.SharedBytes = (SharedStores + SharedLoads) * Word;
-
   double FpPerCell = Ops.instructions(P.Elem, P.FastMath);
   R.FlopSlots = Computed * FpPerCell;
-  R.Instructions = Computed * (FpPerCell + D.OverheadInstr + CoefInstr) +
-                   SharedLoads +
-                   SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
-                   Stores;
+  if (Vec) {
+    // Level 0 arrives by vector copies into shared planes (no store
+    // instruction); levels 1 .. D - 1 store their rows' vectors for the
+    // next level; each level loads whole vectors: a vector per position
+    // its cells' in-plane reads touch (sharedVectorsPerThread).
+    double Lanes = double(Vec->Lanes);
+    double SharedStores = Threads * Rows.Streamed * double(Deg - 1);
+    double VectorLoads =
+        Computed / (double(P.Cells) * Lanes) * sharedVectorsPerThread(A, P);
+    R.SharedBytes = (SharedStores + VectorLoads * Lanes) * Word;
+    R.Instructions = Computed * (FpPerCell + D.VectorOverheadInstr) +
+                     VectorLoads + (SharedStores + Loads + Stores) / Lanes;
+  } else {
+    // Shared memory: every thread stores one value per cell, row and level
+    // that feeds the next level; computed cells load their other columns.
+    // One barrier per thread, row and level serves all of a thread's cells.
+    bool UsesShared = !P.scalar().SharedRows.empty();
+    double SharedStores =
+        UsesShared ? Threads * Rows.Streamed * double(Deg) +
+                         (LoadedCols - InArray) * Rows.Loaded
+                   : 0.0;
+    double SharedLoads = Computed * sharedLoadsPerCell(A, P);
+    R.SharedBytes = (SharedStores + SharedLoads) * Word;
+    double Overhead = P.Dims == 2 ? D.OverheadInstr2D : D.OverheadInstr;
+    R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
+                     SharedLoads +
+                     SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
+                     Stores;
+  }
 
   double Clock = D.ClockMHz * 1e6;
   double Peak = (P.Elem == ElemType::Float ? D.Fp32GFlops : D.Fp64GFlops) *
@@ -397,9 +456,12 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Blocks that actually share an SM: the limit, or fewer on a small grid.
   double Sharing = std::min(double(std::max<int64_t>(1, R.BlocksPerSM)),
                             std::max(1.0, double(Blocks) / double(D.SMs)));
+  // The vector-cell kernel's threads each hold Lanes x Cells independent
+  // cells per row: their own instructions fill the barrier's wait.
   R.LatencyEfficiency =
-      std::min(1.0, Sharing * Issue /
-                        (Issue + D.LatencyCycles * double(Warps)));
+      Vec ? 1.0
+          : std::min(1.0, Sharing * Issue /
+                              (Issue + D.LatencyCycles * double(Warps)));
 
   struct {
     const char *Name;
@@ -414,6 +476,13 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
       Worst = B.Time;
       R.Limit = B.Name;
     }
+  // At bT > 1 the vector-cell kernel passes each level's rows to the next
+  // through shared planes between barriers: that traffic does not overlap
+  // the copies of level 0 (fitted to the H200 --kvec sweeps at bT 2).
+  if (Vec && Deg > 1 && R.TimeGlobal + R.TimeShared > Worst) {
+    Worst = R.TimeGlobal + R.TimeShared;
+    R.Limit = "global and shared memory";
+  }
   double Eff = R.WaveEfficiency * R.LatencyEfficiency;
   if (Eff < 1.0 && R.LatencyEfficiency < R.WaveEfficiency)
     R.Limit += " (latency: " + std::to_string(R.BlocksPerSM) +
@@ -421,7 +490,10 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Blocks touching the boundary run the copy of the streaming loop with
   // per-row or per-cell tests.
   R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
-  double Edge = 1.0 + R.EdgeFraction * (D.EdgeSlowdown - 1.0);
+  // The vector-cell kernel has one streaming loop for every block (its
+  // tests are per thread), no slower copy for the edges.
+  double Slowdown = P.Dims == 2 ? D.EdgeSlowdown2D : D.EdgeSlowdown;
+  double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
   const double LaunchSeconds = 3e-6;
   double Launch = (Eff > 0 ? Worst * Edge / Eff : 1e30) + LaunchSeconds;
   R.SecondsPerStep = Launch / double(Deg);
@@ -450,6 +522,7 @@ PlanOptions an5d::optionsOf(const Prediction &P, const PlanOptions &Base) {
   O.StreamBlock = P.StreamBlock;
   O.Cells = P.Cells;
   O.HaloRows = P.HaloRows;
+  O.VecK = P.VecK;
   return O;
 }
 
@@ -487,25 +560,66 @@ std::vector<Prediction> an5d::rankConfigurations(
 
   OpMix Ops = countOps(S.Update);
   std::vector<Prediction> Out;
-  for (const std::vector<int64_t> &BS : Blocks)
-    for (int64_t Cells : CellCounts)
-      for (bool Halo : HaloChoices)
-        for (int64_t T : Degrees)
-          for (int64_t H : Streams) {
+  auto Add = [&](const PlanOptions &O) {
+    Plan P;
+    if (!makePlan(S, A, O, P))
+      Out.push_back(predictWith(A, P, Size, D, Ops));
+  };
+  if (C.VecK.value_or(1) == 1)
+    for (const std::vector<int64_t> &BS : Blocks)
+      for (int64_t Cells : CellCounts)
+        for (bool Halo : HaloChoices)
+          for (int64_t T : Degrees)
+            for (int64_t H : Streams) {
+              PlanOptions O = Base;
+              O.BT = T;
+              O.BS = BS;
+              O.StreamBlock = H;
+              O.Cells = Cells;
+              O.HaloRows = Halo;
+              O.VecK = 1;
+              Add(O);
+            }
+  // The vector-cell kernel (3D stars): 16-byte vectors unless --kvec says
+  // otherwise; it copies the halo rows itself, so never with --halo-rows.
+  int64_t Lanes = C.VecK.value_or(MaxVectorBytes / elemTypeBytes(S.Elem));
+  bool Vectors = Dims == 3 && Lanes > 1 && !C.HaloRows.value_or(false) &&
+                 (Base.Kernel == KernelKind::Auto ||
+                  Base.Kernel == KernelKind::Star) &&
+                 !vectorRefusal(S, A, Lanes);
+  if (Vectors) {
+    std::vector<std::vector<int64_t>> VecBlocks = {
+        {32, 4}, {32, 8}, {32, 16}, {64, 4}, {64, 8}};
+    if (C.BS)
+      VecBlocks = {*C.BS};
+    std::vector<int64_t> VecDegrees = {1, 2, 3};
+    if (C.BT)
+      VecDegrees = {*C.BT};
+    // hSN 128 measured up to 15% slower than 64 (h200-kvec-sweep-1.csv),
+    // which the model's halo count does not see.
+    std::vector<int64_t> VecStreams = {32, 64};
+    if (C.StreamBlock)
+      VecStreams = {*C.StreamBlock};
+    std::vector<int64_t> VecCells = {1, 2, 3, 4};
+    if (C.Cells)
+      VecCells = {*C.Cells};
+    for (const std::vector<int64_t> &BS : VecBlocks)
+      for (int64_t Cells : VecCells)
+        for (int64_t T : VecDegrees)
+          for (int64_t H : VecStreams) {
             PlanOptions O = Base;
             O.BT = T;
             O.BS = BS;
             O.StreamBlock = H;
             O.Cells = Cells;
-            O.HaloRows = Halo;
-            Plan P;
-            if (makePlan(S, A, O, P))
-              continue;
-            Out.push_back(predictWith(A, P, Size, D, Ops));
+            O.HaloRows = false;
+            O.VecK = Lanes;
+            Add(O);
           }
+  }
   auto Key = [](const Prediction &P) {
     return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,
-                           P.StreamBlock, P.Cells, P.HaloRows);
+                           P.StreamBlock, P.Cells, P.HaloRows, P.VecK);
   };
   std::sort(Out.begin(), Out.end(),
             [&](const Prediction &X, const Prediction &Y) {
@@ -524,7 +638,8 @@ std::string an5d::sizeText(const ProblemSize &Size) {
 }
 
 std::string an5d::configLabel(const Prediction &P) {
-  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows);
+  return parametersLabel(P.BT, P.BS, P.StreamBlock, P.Cells, P.HaloRows,
+                         P.VecK);
 }
 
 void Prediction::dump(llvm::raw_ostream &OS) const {
@@ -573,7 +688,7 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
     Spilling += P.Spills;
   OS << "  " << R.size() << " configurations planned, " << Spilling
      << " predicted to spill registers (ranked last)\n";
-  OS << "rank   bT       bS   hSN cells halo    GFLOP/s    ms/step  regs   "
+  OS << "rank   bT       bS   hSN cells halo vec    GFLOP/s    ms/step  regs   "
         "cap blk/SM  occ.  limit\n";
   for (size_t I = 0; I < R.size() && I < Top; ++I) {
     const Prediction &P = R[I];
@@ -581,11 +696,13 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
     for (int64_t B : P.BS)
       Threads *= B;
     double Occupancy = double(P.BlocksPerSM * Threads) / double(D.ThreadsPerSM);
-    OS << llvm::format("%4zu %4lld %8s %5lld %5lld %4s %10.1f %10.4f %5lld "
-                       "%5lld %6lld %4.0f%%  %s%s\n",
+    OS << llvm::format("%4zu %4lld %8s %5lld %5lld %4s %3s %10.1f %10.4f "
+                       "%5lld %5lld %6lld %4.0f%%  %s%s\n",
                        I + 1, (long long)P.BT, userBlockSizes(P.BS).c_str(),
                        (long long)P.StreamBlock, (long long)P.Cells,
-                       P.HaloRows ? "rows" : "-", P.GFlops,
+                       P.HaloRows ? "rows" : "-",
+                       P.VecK > 1 ? std::to_string(P.VecK).c_str() : "-",
+                       P.GFlops,
                        P.SecondsPerStep * 1e3, (long long)P.Registers,
                        (long long)P.RegisterCap, (long long)P.BlocksPerSM,
                        100.0 * Occupancy, P.Limit.c_str(),

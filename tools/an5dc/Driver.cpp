@@ -43,12 +43,12 @@ bool parseBlockSizes(const std::string &Text, std::vector<int64_t> &Out) {
 void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
   OS << "rank,bT,bS,hSN,cells,halo_rows,kernel,GFLOP/s,ms_per_step,limit,registers,"
         "register_cap,spills,blocks_per_sm,compute_us,issue_us,shared_us,"
-        "global_us,wave_efficiency,latency_efficiency\n";
+        "global_us,wave_efficiency,latency_efficiency,kvec\n";
   for (size_t I = 0; I < R.size(); ++I) {
     const Prediction &P = R[I];
     std::string BS = userBlockSizes(P.BS, "x");
     OS << llvm::format("%zu,%lld,%s,%lld,%lld,%d,%s,%.1f,%.6f,%s,%lld,%lld,%d,"
-                       "%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f\n",
+                       "%lld,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%lld\n",
                        I + 1, (long long)P.BT, BS.c_str(),
                        (long long)P.StreamBlock, (long long)P.Cells,
                        int(P.HaloRows), kernelKindName(P.Kernel),
@@ -58,7 +58,8 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
                        int(P.Spills), (long long)P.BlocksPerSM,
                        P.TimeCompute * 1e6, P.TimeIssue * 1e6,
                        P.TimeShared * 1e6, P.TimeGlobal * 1e6,
-                       P.WaveEfficiency, P.LatencyEfficiency);
+                       P.WaveEfficiency, P.LatencyEfficiency,
+                       (long long)P.VecK);
   }
 }
 
@@ -80,91 +81,30 @@ std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
   return Text;
 }
 
-/// The plan of PO with the vector-cell parameters the user left out taken
-/// from the shape that measured fastest for the 3D stars on an H200
-/// (docs/performance.md): bT 1, -bS 32,16, --sl 64, --cells 2; Defaults
-/// lists those taken. False when makePlan fails, after reporting its error
-/// when Report.
-bool planVectorCells(const DriverOptions &O, const Stencil &S,
-                     const StencilAnalysis &A, PlanOptions PO, Plan &P,
-                     std::string &Defaults, bool Report = true) {
-  auto fill = [&](bool Given, const std::string &Text, const auto &Set) {
-    if (Given)
+/// --autotune's vector-cell candidate when none of the model's top K is
+/// one: the best-ranked vector-cell configuration of Ranking, planned and
+/// appended to Plans (none where the kernel does not apply).
+void addVectorCandidate(const std::vector<Prediction> &Ranking,
+                        const PlanOptions &PO, const Stencil &S,
+                        const StencilAnalysis &A, std::vector<Plan> &Plans,
+                        std::vector<Prediction> &Predictions) {
+  for (const Plan &P : Plans)
+    if (std::holds_alternative<VectorLayout>(P.Family))
       return;
-    Set();
-    Defaults += " " + Text;
-  };
-  fill(O.BT.has_value(), "-bT 1", [&] { PO.BT = 1; });
-  // A 3D block: in 2D, makePlan says that --kvec is for 3D stencils.
-  if (S.numSpaceDims() == 3)
-    fill(O.BS.has_value(), "-bS 32,16", [&] { PO.BS = {32, 16}; });
-  fill(O.StreamBlock.has_value(), "--sl 64", [&] { PO.StreamBlock = 64; });
-  fill(O.Cells.has_value(), "--cells 2", [&] { PO.Cells = 2; });
-  std::optional<PlanError> Error = makePlan(S, A, PO, P);
-  if (!Error)
-    return true;
-  if (Report)
-    llvm::errs() << "an5dc: error: " << Error->Message << "\n";
-  return false;
-}
-
-/// The plan of --kvec (planVectorCells). The model does not rank
-/// vector-cell shapes yet, so --model refuses them. False after reporting
-/// an error.
-bool vectorPlan(const DriverOptions &O, const Stencil &S,
-                const StencilAnalysis &A, const PlanOptions &PO, bool Listing,
-                std::vector<Plan> &Plans) {
-  if (Listing) {
-    llvm::errs() << "an5dc: error: --model does not rank vector-cell "
-                    "configurations yet; drop --kvec, or give its "
-                    "parameters\n";
-    return false;
+  for (const Prediction &R : Ranking) {
+    if (R.VecK <= 1 || R.Spills)
+      continue;
+    Plan P;
+    bool Planned = !makePlan(S, A, optionsOf(R, PO), P);
+    assert(Planned && "the model ranks only configurations that plan");
+    (void)Planned;
+    P.Origin = "vector-cell candidate: the model's best vector-cell "
+               "configuration (" + configLabel(R) + "), predicted " +
+               llvm::formatv("{0:f1}", R.GFlops).str() + " GFLOP/s";
+    Plans.push_back(P);
+    Predictions.push_back(R);
+    return;
   }
-  Plan P;
-  std::string Defaults;
-  if (!planVectorCells(O, S, A, PO, P, Defaults))
-    return false;
-  std::string Given = "-bT " + std::to_string(P.BT) + " -bS " +
-                      userBlockSizes(P.BS) + " --sl " +
-                      std::to_string(P.StreamBlock) + " --cells " +
-                      std::to_string(P.Cells) + " --kvec " +
-                      std::to_string(P.vector().Lanes);
-  P.Origin = Defaults.empty()
-                 ? "given on the command line (" + Given + ")"
-                 : "--kvec " + std::to_string(P.vector().Lanes) + " with" + Defaults +
-                       " (the vector-cell defaults; the model does not rank "
-                       "vector-cell shapes yet)";
-  Plans.push_back(P);
-  return true;
-}
-
-/// --autotune's vector-cell candidate: --kvec's vector (by default 16
-/// bytes) planned by planVectorCells, appended to Plans. Without --kvec
-/// only where vector cells apply (3D, diagonal-access free, the star or
-/// auto kernel, no --halo-rows) and makePlan accepts the block; with it,
-/// makePlan says why not. The model does not rank it; the program's first
-/// run times it with the others. False after reporting an error.
-bool addVectorCandidate(const DriverOptions &O, const Stencil &S,
-                        const StencilAnalysis &A, PlanOptions PO,
-                        std::vector<Plan> &Plans) {
-  bool Asked = PO.VecK > 1;
-  if (!Asked)
-    PO.VecK = MaxVectorBytes / elemTypeBytes(S.Elem);
-  bool Applies =
-      S.numSpaceDims() == 3 && !vectorRefusal(S, A, PO.VecK) &&
-      (PO.Kernel == KernelKind::Auto || PO.Kernel == KernelKind::Star) &&
-      !PO.HaloRows;
-  if (!Asked && !Applies)
-    return true;
-  Plan P;
-  std::string Defaults;
-  if (!planVectorCells(O, S, A, PO, P, Defaults, /*Report=*/Asked))
-    return !Asked; // a candidate the user did not ask for is left out
-  P.Origin = "vector-cell candidate --kvec " + std::to_string(P.vector().Lanes) +
-             (Defaults.empty() ? std::string() : " with" + Defaults) +
-             " (the vector-cell defaults; not ranked by the model)";
-  Plans.push_back(P);
-  return true;
 }
 
 /// The device of --gpu, with --model-calibration's figures. False after
@@ -182,14 +122,25 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   }
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
-    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]: without the
+    // last two, OVERHEAD and EDGE serve 2D too.
+    llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
-    if (Parts.size() != 3 ||
-        Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
-        Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
-        Parts[2].getAsDouble(Calibrated.EdgeSlowdown)) {
-      llvm::errs() << "an5dc: error: --model-calibration takes three numbers, "
-                      "e.g. 24,12,3\n";
+    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 6 ||
+               Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
+               Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
+               Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
+    Calibrated.OverheadInstr2D = Calibrated.OverheadInstr;
+    Calibrated.EdgeSlowdown2D = Calibrated.EdgeSlowdown;
+    if (!Bad && Parts.size() >= 4)
+      Bad = Parts[3].getAsDouble(Calibrated.VectorOverheadInstr);
+    if (!Bad && Parts.size() == 6)
+      Bad = Parts[4].getAsDouble(Calibrated.OverheadInstr2D) ||
+            Parts[5].getAsDouble(Calibrated.EdgeSlowdown2D);
+    if (Bad) {
+      llvm::errs() << "an5dc: error: --model-calibration takes three, four or "
+                      "six numbers, e.g. 24,12,3 or 24,12,3,6 or "
+                      "16,8,3,8,12,2\n";
       return false;
     }
   }
@@ -226,8 +177,6 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
                     "--scheme=naive\n";
     return false;
   }
-  if (PO.Run == Scheme::N5D && PO.VecK > 1 && Autotune <= 1)
-    return vectorPlan(O, S, A, PO, Listing, Plans);
   bool AllGiven = O.BT && O.BS && O.StreamBlock;
   if (PO.Run == Scheme::N5D && (Listing || Autotune > 1 || !AllGiven)) {
     SearchConstraints C;
@@ -253,13 +202,15 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       if (PO.HaloRows)
         Fixed += " --halo-rows";
     }
+    if (O.VecK) {
+      C.VecK = PO.VecK;
+      if (PO.VecK > 1)
+        Fixed += " --kvec " + std::to_string(PO.VecK);
+    }
     if (!Fixed.empty())
       Fixed = "given" + Fixed;
-    // The model ranks the scalar kernels; --autotune adds a vector one.
-    PlanOptions Scalar = PO;
-    Scalar.VecK = 1;
     std::vector<Prediction> Ranking =
-        rankConfigurations(S, A, Scalar, C, Size, *Dev);
+        rankConfigurations(S, A, PO, C, Size, *Dev);
     if (O.ModelCsv) {
       printRankingCsv(llvm::outs(), Ranking);
       return true;
@@ -284,7 +235,7 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
     size_t Count = std::min<size_t>(Ranking.size(), std::max(1u, unsigned(Autotune)));
     for (size_t I = 0; I < Count; ++I) {
       Plan P;
-      bool Planned = !makePlan(S, A, optionsOf(Ranking[I], Scalar), P);
+      bool Planned = !makePlan(S, A, optionsOf(Ranking[I], PO), P);
       assert(Planned && "the model ranks only configurations that plan");
       (void)Planned;
       P.Origin = modelOrigin(Ranking[I], *Dev, O.GpuOrigin, Size, Fixed, I,
@@ -292,8 +243,8 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
       Plans.push_back(P);
       Predictions.push_back(Ranking[I]);
     }
-    if (Autotune > 1 && !addVectorCandidate(O, S, A, PO, Plans))
-      return false;
+    if (Autotune > 1 && !O.VecK)
+      addVectorCandidate(Ranking, PO, S, A, Plans, Predictions);
     if (!Plans.empty())
       return true;
   }
@@ -464,10 +415,7 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   if (O.Dump == DumpStage::Model) {
     if (Predictions.empty())
       llvm::errs() << "an5dc: error: --dump=model describes the N.5D scheme; "
-                   << (PO.Run == Scheme::Naive
-                           ? "the naive scheme has no model"
-                           : "vector cells (--kvec) have no model yet")
-                   << "\n";
+                      "the naive scheme has no model\n";
     for (const Prediction &R : Predictions)
       R.dump(llvm::outs());
     return Predictions.empty() ? 1 : 0;
