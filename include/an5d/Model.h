@@ -44,8 +44,9 @@ struct DeviceSpec : Target {
   /// floating-point and shared-memory instructions (address arithmetic,
   /// boundary selects, the register ring, the barrier).
   double OverheadInstr = 0;
-  /// Calibrated: the same for the 2D (and 1D) kernels, fitted apart.
-  double OverheadInstr2D = 0;
+  /// Calibrated: the same for the 2D (and 1D) kernels in float, fitted
+  /// apart (double keeps OverheadInstr until a double sweep refits it).
+  double OverheadInstr2DFloat = 0;
   /// Calibrated: the same for the vector-cell kernel (--kvec), per cell:
   /// a thread's vector of cells shares one address, test and copy.
   double VectorOverheadInstr = 0;
@@ -56,8 +57,8 @@ struct DeviceSpec : Target {
   /// Calibrated: how much slower a block touching the boundary runs (its
   /// streaming loop tests rows or cells) than an interior block.
   double EdgeSlowdown = 1;
-  /// Calibrated: the same for the 2D (and 1D) kernels.
-  double EdgeSlowdown2D = 1;
+  /// Calibrated: the same for the 2D (and 1D) kernels in float.
+  double EdgeSlowdown2DFloat = 1;
   std::string Source; // where the figures come from
 };
 

@@ -413,7 +413,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                    : 0.0;
     double SharedLoads = Computed * sharedLoadsPerCell(A, P);
     R.SharedBytes = (SharedStores + SharedLoads) * Word;
-    double Overhead = P.Dims == 2 ? D.OverheadInstr2D : D.OverheadInstr;
+    bool Float2D = P.Dims == 2 && P.Elem == ElemType::Float;
+    double Overhead = Float2D ? D.OverheadInstr2DFloat : D.OverheadInstr;
     R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
                      SharedLoads +
                      SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
@@ -492,7 +493,9 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
   // The vector-cell kernel has one streaming loop for every block (its
   // tests are per thread), no slower copy for the edges.
-  double Slowdown = P.Dims == 2 ? D.EdgeSlowdown2D : D.EdgeSlowdown;
+  double Slowdown = P.Dims == 2 && P.Elem == ElemType::Float
+                        ? D.EdgeSlowdown2DFloat
+                        : D.EdgeSlowdown;
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
   const double LaunchSeconds = 3e-6;
   double Launch = (Eff > 0 ? Worst * Edge / Eff : 1e30) + LaunchSeconds;

@@ -122,21 +122,21 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   }
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
-    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]: without the
-    // last two, OVERHEAD and EDGE serve 2D too.
+    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]: the last two for
+    // 2D float; without them OVERHEAD and EDGE serve it too.
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
     bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 6 ||
                Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
                Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
                Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
-    Calibrated.OverheadInstr2D = Calibrated.OverheadInstr;
-    Calibrated.EdgeSlowdown2D = Calibrated.EdgeSlowdown;
+    Calibrated.OverheadInstr2DFloat = Calibrated.OverheadInstr;
+    Calibrated.EdgeSlowdown2DFloat = Calibrated.EdgeSlowdown;
     if (!Bad && Parts.size() >= 4)
       Bad = Parts[3].getAsDouble(Calibrated.VectorOverheadInstr);
     if (!Bad && Parts.size() == 6)
-      Bad = Parts[4].getAsDouble(Calibrated.OverheadInstr2D) ||
-            Parts[5].getAsDouble(Calibrated.EdgeSlowdown2D);
+      Bad = Parts[4].getAsDouble(Calibrated.OverheadInstr2DFloat) ||
+            Parts[5].getAsDouble(Calibrated.EdgeSlowdown2DFloat);
     if (Bad) {
       llvm::errs() << "an5dc: error: --model-calibration takes three, four or "
                       "six numbers, e.g. 24,12,3 or 24,12,3,6 or "

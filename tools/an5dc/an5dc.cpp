@@ -175,7 +175,7 @@ cl::opt<std::string> Calibration(
     cl::desc("Override the device's calibrated model figures: overhead "
              "instructions per cell and level, barrier cycles per warp, "
              "edge-block slowdown[, the vector-cell kernel's overhead per "
-             "cell[, the 2D kernels' overhead and edge slowdown]] (for "
+             "cell[, the 2D float kernels' overhead and edge slowdown]] (for "
              "calibration runs, docs/model.md)"),
     cl::value_desc("OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]"), cl::Hidden, cl::cat(Category));
 
