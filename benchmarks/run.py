@@ -18,7 +18,10 @@ another (the files of DIR travel between them):
       e.g. --opt=star on a box stencil, are listed and skipped), plus
       DIR/configs.csv. --tuned FILE takes the N.5D parameters per stencil
       and precision from FILE (benchmarks/tuned-h200.csv: the best of the
-      sweeps in docs/performance.md) instead of the sweep lists.
+      sweeps in docs/performance.md) instead of the sweep lists; --defaults
+      takes the model's choice (an5dc with no parameters, for --gpu).
+      --stencils also takes the wave equation of benchmarks/forms (wave2d,
+      wave3d: three time levels), which the default set leaves out.
 
   run.py measure --dir DIR --csv OUT.csv [--size2d 16384] [--size3d 512]
                  [--steps 1000] [--repeat 5] [--maxrreg 0,64] [--check]
@@ -57,7 +60,8 @@ The paper's protocol (section 6.1) is the default: 16384^2 or 512^3 cells,
 1000 steps, a warm-up, the mean of 5 runs, kernel time only. FLOP counts are
 Table 3's. The roofline bound of a configuration is
 min(peak FLOP/s, FLOP per cell * bT / (2 * bytes per cell) * memory bandwidth):
-a launch of degree bT reads and writes each cell once.
+a launch of degree bT reads and writes each cell once (three time levels:
+it reads two planes and writes two levels, 4 words; at bT 1, 3).
 """
 import argparse, csv, itertools, math, os, re, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -75,11 +79,30 @@ def flop_per_cell(name):
         if kind == "star":
             return 8 * r + 1 if dims == 2 else 12 * r + 1
         return 2 * (2 * r + 1) ** dims - 1
+    if name in FORMS:
+        return FORMS[name]
     return {"j2d5pt": 10, "j2d9pt": 18, "j2d9pt-gol": 18, "gradient2d": 19,
             "j3d27pt": 54}[name]
 
 STENCILS = sorted(os.path.basename(f)[:-2] for f in os.listdir(HERE)
                   if f.endswith(".c")) if os.path.isdir(HERE) else []
+
+# Programs of benchmarks/forms/ that --stencils also takes (not in the
+# default set, which is Table 3's): FLOP per cell, from their headers.
+# Three time levels: a launch of degree bT > 1 reads two planes and writes
+# two levels per cell (bT 1 and naive: reads two, writes one).
+FORMS = {"wave2d": 9, "wave3d": 11}
+THREE_LEVELS = {"wave2d", "wave3d"}
+
+def source_of(name):
+    """The C program of benchmark NAME: benchmarks/NAME.c or forms/NAME.c."""
+    return os.path.join(HERE, "forms" if name in FORMS else "", name + ".c")
+
+def words_per_cell(name, bt):
+    """Words one launch of degree BT reads and writes per cell."""
+    if name in THREE_LEVELS:
+        return 3 if bt == 1 else 4
+    return 2
 
 def radius_of(name):
     m = re.fullmatch(r"(star|box)[23]d(\d)r", name)
@@ -140,7 +163,7 @@ def generate(a):
                                         pf, cl, hr, kv))
                     continue
                 cfg = f"{name}.{prec}.naive"
-                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                cmd = [an5dc, source_of(name), "-o",
                        os.path.join(a.out, cfg + ".cu"), "--scheme=naive"]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
@@ -154,7 +177,7 @@ def generate(a):
         for name in sorted({j[1]["stencil"] for j in todo}):
             for prec in sorted({j[1]["precision"] for j in todo if j[1]["stencil"] == name}):
                 cfg = f"{name}.{prec}.naive"
-                cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+                cmd = [an5dc, source_of(name), "-o",
                        os.path.join(a.out, cfg + ".cu"), "--scheme=naive"]
                 if prec == "double":
                     cmd += ["--", "-DUSE_DOUBLE"]
@@ -208,7 +231,7 @@ def halo_suffix(halo):
 def model_ranking(an5dc, name, prec, gpu, size, extra=()):
     """an5dc --model-csv rows for a benchmark at SIZE on GPU."""
     d = dims_of(name)
-    cmd = [an5dc, os.path.join(HERE, name + ".c"), "--model-csv", "--gpu", gpu,
+    cmd = [an5dc, source_of(name), "--model-csv", "--gpu", gpu,
            "--size", "x".join([str(size)] * d)] + list(extra)
     if prec == "double":
         cmd += ["--", "-DUSE_DOUBLE"]
@@ -241,7 +264,7 @@ def default_jobs(a, an5dc):
             r = model_ranking(an5dc, name, prec, a.gpu, size)[0]
             cl, hr = cells_of(r), halo_of(r)
             cfg = f"{name}.{prec}.default"
-            cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+            cmd = [an5dc, source_of(name), "-o",
                    os.path.join(a.out, cfg + ".cu"), "--gpu", a.gpu]
             if prec == "double":
                 cmd += ["--", "-DUSE_DOUBLE"]
@@ -272,7 +295,7 @@ def n5d_job(a, an5dc, name, prec, opt, bt, bs, sl, mb, pf, cl, hr, kv="1"):
     explicit parameters; its file is DIR/<config>.cu, named by them."""
     cfg = (f"{name}.{prec}.{opt}.bT{bt}.bS{bs}.sl{sl}.mb{mb}.pf{pf}"
            + cells_suffix(cl) + halo_suffix(hr) + kvec_suffix(kv))
-    cmd = [an5dc, os.path.join(HERE, name + ".c"), "-o",
+    cmd = [an5dc, source_of(name), "-o",
            os.path.join(a.out, cfg + ".cu"), "--opt=" + opt, "-bT", bt,
            "-bS", bs.replace("x", ","), "--sl", sl, "--prefetch", pf]
     if mb != "0":
@@ -409,7 +432,8 @@ def measure(a):
         word = 4 if c["precision"] == "float" else 8
         bt = degree_of(c)
         peak = hw["fp32"] if word == 4 else hw["fp64"]
-        roof = min(peak, flop_per_cell(name) * bt / (2 * word) * hw["bw"])
+        roof = min(peak, flop_per_cell(name) * bt /
+                   (words_per_cell(name, bt) * word) * hw["bw"])
         row.update(check=check, ms=f"{ms:.3f}", **{
             "GFLOP/s": f"{gflops:.1f}", "GCells/s": f"{cells * a.steps / (ms * 1e-3) / 1e9:.2f}",
             "roofline_GFLOP/s": f"{roof:.0f}", "fraction_of_roofline": f"{gflops / roof:.3f}"})
