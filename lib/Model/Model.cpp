@@ -491,11 +491,11 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Blocks touching the boundary run the copy of the streaming loop with
   // per-row or per-cell tests.
   R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
-  // The vector-cell kernel has one streaming loop for every block (its
-  // tests are per thread), no slower copy for the edges.
   double Slowdown = P.Dims == 2 && P.Elem == ElemType::Float
                         ? D.EdgeSlowdown2DFloat
                         : D.EdgeSlowdown;
+  // The vector-cell kernel has one streaming loop for every block (its
+  // tests are per thread), no slower copy for the edges.
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
   const double LaunchSeconds = 3e-6;
   double Launch = (Eff > 0 ? Worst * Edge / Eff : 1e30) + LaunchSeconds;
