@@ -563,7 +563,16 @@ std::vector<Prediction> an5d::rankConfigurations(
 
   OpMix Ops = countOps(S.Update);
   std::vector<Prediction> Out;
-  auto Add = [&](const PlanOptions &O) {
+  // Base with one configuration's parameters, ranked when it plans.
+  auto Add = [&](int64_t T, const std::vector<int64_t> &BS, int64_t H,
+                 int64_t Cells, bool Halo, int64_t VecK) {
+    PlanOptions O = Base;
+    O.BT = T;
+    O.BS = BS;
+    O.StreamBlock = H;
+    O.Cells = Cells;
+    O.HaloRows = Halo;
+    O.VecK = VecK;
     Plan P;
     if (!makePlan(S, A, O, P))
       Out.push_back(predictWith(A, P, Size, D, Ops));
@@ -573,16 +582,8 @@ std::vector<Prediction> an5d::rankConfigurations(
       for (int64_t Cells : CellCounts)
         for (bool Halo : HaloChoices)
           for (int64_t T : Degrees)
-            for (int64_t H : Streams) {
-              PlanOptions O = Base;
-              O.BT = T;
-              O.BS = BS;
-              O.StreamBlock = H;
-              O.Cells = Cells;
-              O.HaloRows = Halo;
-              O.VecK = 1;
-              Add(O);
-            }
+            for (int64_t H : Streams)
+              Add(T, BS, H, Cells, Halo, 1);
   // The vector-cell kernel (3D stars): 16-byte vectors unless --kvec says
   // otherwise; it copies the halo rows itself, so never with --halo-rows.
   int64_t Lanes = C.VecK.value_or(MaxVectorBytes / elemTypeBytes(S.Elem));
@@ -609,16 +610,8 @@ std::vector<Prediction> an5d::rankConfigurations(
     for (const std::vector<int64_t> &BS : VecBlocks)
       for (int64_t Cells : VecCells)
         for (int64_t T : VecDegrees)
-          for (int64_t H : VecStreams) {
-            PlanOptions O = Base;
-            O.BT = T;
-            O.BS = BS;
-            O.StreamBlock = H;
-            O.Cells = Cells;
-            O.HaloRows = false;
-            O.VecK = Lanes;
-            Add(O);
-          }
+          for (int64_t H : VecStreams)
+            Add(T, BS, H, Cells, false, Lanes);
   }
   auto Key = [](const Prediction &P) {
     return std::make_tuple(P.Spills, P.SecondsPerStep, P.BT, P.BS,
