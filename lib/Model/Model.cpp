@@ -332,6 +332,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   R.Kernel = P.Kernel;
   const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family);
   R.VecK = Vec ? Vec->Lanes : 1;
+  // 2D float kernels have their own overhead and edge figures (Device.cpp).
+  const bool Float2D = P.Dims == 2 && P.Elem == ElemType::Float;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
   const double Word = elemTypeBytes(P.Elem);
@@ -413,7 +415,6 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                    : 0.0;
     double SharedLoads = Computed * sharedLoadsPerCell(A, P);
     R.SharedBytes = (SharedStores + SharedLoads) * Word;
-    bool Float2D = P.Dims == 2 && P.Elem == ElemType::Float;
     double Overhead = Float2D ? D.OverheadInstr2DFloat : D.OverheadInstr;
     R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
                      SharedLoads +
@@ -491,9 +492,7 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Blocks touching the boundary run the copy of the streaming loop with
   // per-row or per-cell tests.
   R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
-  double Slowdown = P.Dims == 2 && P.Elem == ElemType::Float
-                        ? D.EdgeSlowdown2DFloat
-                        : D.EdgeSlowdown;
+  double Slowdown = Float2D ? D.EdgeSlowdown2DFloat : D.EdgeSlowdown;
   // The vector-cell kernel has one streaming loop for every block (its
   // tests are per thread), no slower copy for the edges.
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
