@@ -154,6 +154,34 @@ bool wideDoubleLiteral(double V);
 std::optional<ConstantDivisor> helperDivisor(const StencilAnalysis &A,
                                              const Expr &Division);
 
+/// Stage 3 for several fields (StencilForm::Fields): where each read is
+/// and whether the cells of each loop nest may run in parallel.
+struct FieldsAnalysis {
+  unsigned Dims = 0;
+  /// Per Stencil::Reads entry: its offset from the cell its statement
+  /// writes, one per grid dimension.
+  std::vector<std::vector<int64_t>> ReadOffsets;
+  /// Per read: the statements before its own in the step that write the
+  /// element it reads (its field, and plane where it has two): it sees
+  /// their values where they wrote, the previous step's elsewhere.
+  std::vector<std::vector<unsigned>> WrittenEarlier;
+  /// Per statement and grid dimension: how far its reads reach below and
+  /// above the cell it writes (>= 0).
+  std::vector<std::vector<int64_t>> ReachLo, ReachHi;
+  /// Accesses isl could not prove inside their field for every size.
+  std::vector<std::string> BoundsNotes;
+
+  void dump(const Stencil &S, llvm::raw_ostream &OS) const;
+};
+
+/// Entry point of stage 3 for several fields: refuses (reported) a read
+/// or write that meets another iteration of its own loop nest in one step
+/// (C's loop order then decides what it sees) and an access outside its
+/// field.
+std::optional<FieldsAnalysis> analyzeFields(const Stencil &S,
+                                            const FieldsModel &M,
+                                            Diagnoser &D);
+
 /// Entry point of stage 3: the analysis, or nullopt after reporting why the
 /// stencil cannot be handled.
 std::optional<StencilAnalysis> analyzeStencil(const Stencil &S,

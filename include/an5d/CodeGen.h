@@ -100,6 +100,12 @@ struct GeneratedKernels {
   std::optional<KernelOpKind> Drop;
 };
 
+/// Stage 5 for several fields (StencilForm::Fields): the whole output
+/// file, the kernels' bodies kept in Kernels.
+std::string emitFieldsCuda(const Stencil &S, const FieldsAnalysis &A,
+                           const FieldsPlan &P, const SourceText &Src,
+                           GeneratedKernels &Kernels);
+
 /// emitCuda, with the kernel bodies kept in Kernels. The file is complete
 /// even when Kernels.Errors is not empty; the driver then writes nothing.
 std::string emitCuda(const Stencil &S, const StencilAnalysis &A,

@@ -396,6 +396,24 @@ std::string nvccFlags(const std::vector<Plan> &Plans);
 /// the C loop need not), ten times that under --fast-math.
 double verifyTolerance(ElemType Elem, bool FastMath);
 
+/// The plan of a time step of several fields (StencilForm::Fields): one
+/// launch per statement and step, a thread per cell of its nest, reads
+/// from global memory (the naive scheme; N.5D blocking of several fields
+/// is not built yet).
+struct FieldsPlan {
+  Target Gpu = defaultTarget();
+  /// Threads of a block along x (the innermost loop), y, z.
+  std::vector<int64_t> Block;
+  int64_t Threads = 0;
+  /// -DAN5D_VERIFY's tolerance, relative to max(|ref|, 1).
+  double VerifyTolerance = 0;
+
+  void dump(llvm::raw_ostream &OS) const;
+};
+
+/// Stage 4 for several fields.
+FieldsPlan makeFieldsPlan(const Stencil &S, const Target &Gpu);
+
 /// Entry point of stage 4: fills P and returns nullopt, or returns why the
 /// options cannot be planned for this stencil and target.
 std::optional<PlanError> makePlan(const Stencil &S, const StencilAnalysis &A,

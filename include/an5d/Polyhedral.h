@@ -49,6 +49,37 @@ struct ScopModel {
   void dump(llvm::raw_ostream &OS) const;
 };
 
+/// The isl model of a time step of several fields (StencilForm::Fields):
+/// statement q is Sq with its time loop and nest loops.
+struct FieldsModel {
+  std::shared_ptr<IslContext> Ctx; // first member: outlives the objects below
+  // Per statement: [P] -> { Sq[t, l0, ...] : the time loop and its nest }
+  std::vector<isl::set> Domains;
+  // Per statement: [P] -> { Sq[t, l...] -> F[(t + k) mod 2, x...] }, or
+  // F[x...] for a field updated in place; domain-restricted
+  std::vector<isl::map> Writes;
+  // Per Stencil::Reads entry, the same form
+  std::vector<isl::map> Reads;
+  // { Sq[t, l...] -> [t, nest, l0, l1, l2, q] }: program order (loops
+  // padded with 0 to three)
+  isl::union_map Schedule;
+  // Pairs of iterations of one nest in one step that touch one element,
+  // at least one writing it: [P] -> { Sp[t, l] -> Sq[t, l'] : l != l' }.
+  // C runs them in loop order, a kernel in parallel: empty when legal.
+  isl::union_map NestConflicts;
+
+  void dump(const Stencil &S, llvm::raw_ostream &OS) const;
+};
+
+/// Stage 2 for several fields. Fails only on an internal isl error.
+std::optional<FieldsModel> buildFieldsModel(const Stencil &S, Diagnoser &D);
+
+/// The iterations of one nest, in one step, that Write (of statement P)
+/// and Access (of statement Q, the same nest) meet at one element from
+/// different iterations: [P] -> { Sp[t, l] -> Sq[t, l'] : l != l' }.
+isl::union_map nestConflicts(const Stencil &S, const FieldsModel &M,
+                             unsigned P, unsigned Q, const isl::map &Access);
+
 /// Entry point of stage 2. Fails only on an internal isl error (reported).
 std::optional<ScopModel> buildScopModel(const Stencil &S, Diagnoser &D);
 

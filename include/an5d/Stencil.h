@@ -85,6 +85,8 @@ struct ArrayInfo {
 /// plane: (TimeBase) mod Modulus, e.g. (t + 1) % 2 or (t + 1) & 1 (Modulus
 /// 1: the one plane of an array updated in place).
 struct Access {
+  /// Several fields (StencilForm::Fields): the field, Stencil::Fields.
+  unsigned Field = 0;
   AffineExpr TimeBase;
   int64_t Modulus = 2;
   /// Selected with C's '%', whose result keeps the sign of TimeBase (a
@@ -157,8 +159,41 @@ enum class StencilForm {
   /// seidel-2d): read as one plane, Modulus 1, so that the analysis finds
   /// the read of a value computed in the same step; always refused there.
   InPlace,
+  /// Several fields updated in one time step (fdtd-2d's ey, ex, hz): each
+  /// assignment a statement of its own (Stencil::FieldStatements), run in
+  /// program order every step.
+  Fields,
 };
 const char *stencilFormName(StencilForm F);
+
+/// A field of a several-field time step: an array the scop writes, updated
+/// in place (Planes 1: 'ey[i][j] = ey[i][j] - ...') or through a plane
+/// index (Planes 2: 'u[(t + 1) % 2][i][j] = ...'). Its extents are all
+/// known: the plane dimension's (2) first where it has one.
+struct FieldInfo {
+  ArrayInfo Array;
+  unsigned Planes = 1;
+};
+
+/// One assignment of a several-field time step, in program order. Its
+/// cells: one per iteration of its nest's loops, at the write's subscripts
+/// (each grid dimension an iterator of the nest, in loop order, or a
+/// constant: fdtd-2d's 'ey[0][j] = ...' is a row of cells).
+struct FieldStatement {
+  unsigned Field = 0;       // the field it writes (Stencil::Fields)
+  unsigned Nest = 0;        // the statement of the time loop's body holding it
+  std::vector<Loop> Loops;  // its nest's spatial loops, outermost first
+  Access Write;             // Space: one subscript per grid dimension
+  /// Its reads of fields: Stencil::Reads[FirstRead, EndRead).
+  unsigned FirstRead = 0, EndRead = 0;
+  /// Its coefficient reads: Stencil::CoefReads[FirstCoefRead, EndCoefRead).
+  unsigned FirstCoefRead = 0, EndCoefRead = 0;
+  Expr Update;
+  clang::SourceRange Range; // the assignment
+  /// The write's subscript along grid dimension D is the nest's loop
+  /// LoopOf[D], or (-1) the constant Write.Space[D].Constant.
+  std::vector<int> LoopOf;
+};
 
 /// One assignment of the scop as written, for the dump and diagnostics
 /// (TwoArrays: one per loop nest, in program order).
@@ -215,6 +250,14 @@ struct Stencil {
   bool ReadsTime = false;
   ScalarType TimeType = ScalarType::Int;
   Expr Update;
+  /// Fields: the fields and their statements. Reads then holds every
+  /// statement's reads (each names its field); Space names the grid's
+  /// dimensions (the loops of the first nest that spans them all), and
+  /// Array, Write and Update are unused.
+  std::vector<FieldInfo> Fields;
+  std::vector<FieldStatement> FieldStatements;
+  /// Fields: the grid's dimensions (every field's, its plane left out).
+  unsigned GridDims = 0;
   clang::SourceRange ScopRange;  // from '#pragma scop' to '#pragma endscop'
   clang::SourceRange NestRange;  // the time loop statement
 
@@ -235,6 +278,9 @@ struct Stencil {
   /// Array's, or for TwoArrays the plane array it selects.
   const std::string &arrayOf(const Access &A) const;
   void dump(llvm::raw_ostream &OS) const;
+
+private:
+  void dumpFields(llvm::raw_ostream &OS) const;
 };
 
 /// How printExprAs spells the parts of an expression that depend on where it

@@ -271,6 +271,22 @@ void Emitter::prelude() {
 }
 
 void Emitter::preludeCommon() {
+  writePreludeCommon(W, Src, P.Gpu, P.Mpi,
+                     std::any_of(Plans.begin(), Plans.end(),
+                                 [](const Plan &Q) {
+                                   return Q.vectorCells() ||
+                                          Q.aheadSlots() > 0;
+                                 }),
+                     OwnCodeOnly);
+}
+
+std::vector<std::string> Emitter::userMacros() const {
+  return userMacroNames(Src);
+}
+
+void codegen::writePreludeCommon(CodeWriter &W, const SourceText &Src,
+                                 const Target &Gpu, bool Mpi, bool Pipeline,
+                                 bool OwnCodeOnly) {
   if (!Src.MacroLines.empty()) {
     W.line("// The macros an5dc was given after '--': the code below was "
            "generated with them.");
@@ -287,7 +303,7 @@ void Emitter::preludeCommon() {
   W.raw("#include <stdio.h>");
   W.raw("#include <stdlib.h>");
   W.raw("#include <string.h>");
-  if (P.Mpi) {
+  if (Mpi) {
     // MPI's C API only: the deprecated C++ bindings add static objects.
     W.raw("#define OMPI_SKIP_MPICXX 1");
     W.raw("#define MPICH_SKIP_MPICXX 1");
@@ -302,21 +318,19 @@ void Emitter::preludeCommon() {
   W.raw("#define AN5D_LAUNCH(kernel, grid, block, smem, stream, ...) "
         "kernel<<<grid, block, smem, stream>>>(__VA_ARGS__)");
   W.raw("#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]");
-  if (std::any_of(Plans.begin(), Plans.end(), [](const Plan &Q) {
-        return Q.vectorCells() || Q.aheadSlots() > 0;
-      }))
+  if (Pipeline)
     W.raw("#include <cuda_pipeline.h>");
   W.raw("#endif");
   W.line("");
   W.line("// The target's most blocks along a launch's x, and along its y and "
          "z; a test may set");
   W.line("// AN5D_MAX_GRID_YZ lower (the CPU emulation then refuses more, as "
-         "CUDA refuses more than " + str(P.Gpu.MaxGridYZ) + ").");
-  W.raw("#define AN5D_MAX_GRID_X " + str(P.Gpu.MaxGridX) + "L");
+         "CUDA refuses more than " + str(Gpu.MaxGridYZ) + ").");
+  W.raw("#define AN5D_MAX_GRID_X " + str(Gpu.MaxGridX) + "L");
   W.raw("#ifndef AN5D_MAX_GRID_YZ");
-  W.raw("#define AN5D_MAX_GRID_YZ " + str(P.Gpu.MaxGridYZ) + "L");
+  W.raw("#define AN5D_MAX_GRID_YZ " + str(Gpu.MaxGridYZ) + "L");
   W.raw("#endif");
-  if (const DeviceSpec *D = findDevice(P.Gpu.Name)) {
+  if (const DeviceSpec *D = findDevice(Gpu.Name)) {
     // Out of core, the planner weighs the host link against a step in
     // device memory (an5d_ooc_default_costs).
     W.line("// The target's device memory and host link (each way), bytes "
@@ -332,7 +346,7 @@ void Emitter::preludeCommon() {
   // (a macro `w` met the runtime's parameter `w`, `steps` a kernel's): they
   // are set aside from here to the user's program (run()). The includes
   // above still see them, as the user's compiler would (_GNU_SOURCE).
-  std::vector<std::string> Macros = userMacros();
+  std::vector<std::string> Macros = userMacroNames(Src);
   if (!Macros.empty()) {
     W.line("// The macros above are set aside until the user's program.");
     for (const std::string &M : Macros)
@@ -345,7 +359,7 @@ void Emitter::preludeCommon() {
     Runtime.pop_back();
   if (!OwnCodeOnly)
     W.raw(Runtime);
-  if (P.Mpi && !OwnCodeOnly) {
+  if (Mpi && !OwnCodeOnly) {
     W.raw("// ---- an5d_runtime_mpi.h (--mpi) ----");
     Runtime = MpiRuntimeText;
     if (!Runtime.empty() && Runtime.back() == '\n')
@@ -356,9 +370,7 @@ void Emitter::preludeCommon() {
   W.line("");
 }
 
-/// The names of the -D macros, in order, once each; an5dc's own AN5D_
-/// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
-std::vector<std::string> Emitter::userMacros() const {
+std::vector<std::string> codegen::userMacroNames(const SourceText &Src) {
   std::vector<std::string> Macros;
   for (const std::string &L : Src.MacroLines) {
     std::string Rest = L.substr(L.find(' ') + 1);

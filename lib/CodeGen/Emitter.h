@@ -85,6 +85,16 @@ UserNames chooseUserNames(const Stencil &S, const StencilAnalysis &A,
                           const std::vector<Plan> &Plans,
                           const SourceText &Src);
 
+/// The file's includes and macros that depend on no plan, then the host
+/// runtime (with --mpi its MPI part; not with OwnCodeOnly). Pipeline:
+/// kernels use cuda_pipeline.h's asynchronous copies.
+void writePreludeCommon(CodeWriter &W, const SourceText &Src,
+                        const Target &Gpu, bool Mpi, bool Pipeline,
+                        bool OwnCodeOnly);
+/// The names of the -D macros, in order, once each; an5dc's own AN5D_
+/// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
+std::vector<std::string> userMacroNames(const SourceText &Src);
+
 class Emitter {
 public:
   /// Writes Plans[Index]'s code; into Shared when given (a candidate of an

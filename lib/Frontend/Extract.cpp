@@ -144,66 +144,6 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
   return St;
 }
 
-namespace {
-
-/// The array the first assignment inside St (through loops and braces)
-/// writes, or null.
-const clang::VarDecl *writtenArray(const clang::Stmt *St) {
-  while (St) {
-    if (const auto *F = dyn_cast<clang::ForStmt>(St)) {
-      St = F->getBody();
-    } else if (const auto *CS = dyn_cast<clang::CompoundStmt>(St)) {
-      St = CS->body_empty() ? nullptr : CS->body_front();
-    } else {
-      const auto *E = dyn_cast<clang::Expr>(St);
-      const auto *BO =
-          E ? dyn_cast<clang::BinaryOperator>(E->IgnoreParens()) : nullptr;
-      if (!BO || !BO->isAssignmentOp())
-        return nullptr;
-      const clang::Expr *Base = BO->getLHS()->IgnoreParens();
-      while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base))
-        Base = Sub->getBase()->IgnoreParenImpCasts();
-      const auto *Ref = dyn_cast<clang::DeclRefExpr>(Base);
-      return Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-    }
-  }
-  return nullptr;
-}
-
-} // namespace
-
-/// A time loop whose loop nests write several arrays (fdtd-2d's ey, ex and
-/// hz) other than the two of two arrays in turn: reported at the first nest
-/// that writes another array than the first nest's.
-bool Extractor::checkOneField(const std::vector<const clang::Stmt *> &Body) {
-  std::vector<const clang::VarDecl *> Fields;
-  const clang::Stmt *Second = nullptr;
-  for (const clang::Stmt *St : Body) {
-    const clang::VarDecl *V =
-        isa<clang::ForStmt>(St) ? writtenArray(St) : nullptr;
-    if (!V || llvm::is_contained(Fields, V))
-      continue;
-    if (!Fields.empty() && !Second)
-      Second = St;
-    Fields.push_back(V);
-  }
-  if (Fields.size() < 2)
-    return true;
-  std::string Names;
-  for (size_t I = 0; I < Fields.size(); ++I)
-    Names += std::string(I == 0 ? "" : I + 1 == Fields.size() ? " and " : ", ") +
-             "'" + Fields[I]->getName().str() + "'";
-  D.error(Reject::SeveralFields, Second->getSourceRange(),
-          "this loop nest writes '" + Fields[1]->getName().str() +
-              "', another array than the time step's first nest ('" +
-              Fields[0]->getName().str() + "'): several fields updated in "
-              "one time step (here " + Names + ") are not accepted yet; "
-              "an5dc accepts one loop nest writing one array (with a plane "
-              "index, or through a pointer swap after it) or two loop nests "
-              "computing two arrays from each other");
-  return false;
-}
-
 /// Cur's single statement (singleStatement): when it is a loop, appends it
 /// to Loops, moves Cur to its body and returns true; otherwise leaves Cur
 /// at that statement and returns false, with Ok false when singleStatement
@@ -231,6 +171,23 @@ bool Extractor::collectNest(const clang::Stmt *Top,
     // A time loop around exactly two loop nests: two arrays in turn
     // (ExtractTurns.cpp); the first nest is read here, the second later.
     const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(Cur);
+    // Several fields (ExtractFields.cpp), in one nest or several: read
+    // after the time loop.
+    if (Loops.size() == 1 && Cur) {
+      std::vector<const clang::Stmt *> Body;
+      if (CS) {
+        for (const clang::Stmt *C : CS->body())
+          if (!isa<clang::NullStmt>(C))
+            Body.push_back(C);
+      } else {
+        Body.push_back(Cur);
+      }
+      if (isSeveralFields(Body)) {
+        S.Form = StencilForm::Fields;
+        FieldBody = std::move(Body);
+        break;
+      }
+    }
     if (Loops.size() == 1 && CS) {
       std::vector<const clang::Stmt *> Body;
       for (const clang::Stmt *C : CS->body())
@@ -238,8 +195,6 @@ bool Extractor::collectNest(const clang::Stmt *Top,
           Body.push_back(C);
       bool TwoNests = Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
                       isa<clang::ForStmt>(Body[1]);
-      if (!TwoNests && !checkOneField(Body))
-        return false;
       if (TwoNests) {
         S.Form = StencilForm::TwoArrays;
         SecondNest = Body[1];
@@ -255,6 +210,10 @@ bool Extractor::collectNest(const clang::Stmt *Top,
   }
   if (!Ok)
     return false;
+  if (S.Form == StencilForm::Fields) {
+    Body = nullptr;
+    return true;
+  }
   if (Loops.empty()) {
     D.error(Reject::NotALoopNest, Top->getSourceRange(),
             "the scop region must hold a 'for' loop nest: a time loop around "
@@ -442,6 +401,12 @@ std::optional<Stencil> Extractor::run() {
   S.NestRange = Top->getSourceRange();
   if (!parseLoop(Loops[0], S.Time))
     return std::nullopt;
+  if (S.Form == StencilForm::Fields) {
+    collectStencilVars(Top);
+    if (!parseFields())
+      return std::nullopt;
+    return std::move(S);
+  }
   S.Space.resize(Loops.size() - 1);
   for (size_t I = 1; I < Loops.size(); ++I)
     if (!parseLoop(Loops[I], S.Space[I - 1]))

@@ -263,6 +263,8 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
   }
   if (S.planesAreArrays())
     return parseTurnAccess(E, V, Indices, A, IsWrite);
+  if (S.Form == StencilForm::Fields)
+    return parseFieldAccess(E, V, Indices, A);
   if (!ArrayVar) {
     if (!describeArray(V, E->getSourceRange()))
       return false;

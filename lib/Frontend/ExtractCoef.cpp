@@ -81,8 +81,10 @@ void Extractor::collectStencilVars(const clang::Stmt *Region) {
     if (B->isAssignmentOp()) {
       if (const clang::VarDecl *V = assignedVar(B->getLHS())) {
         StencilVars.insert(V);
-        // 'in = out': both pointers of a swap hold the planes.
-        if (V->getType()->isPointerType())
+        // 'in = out': both pointers of a swap hold the planes ('A[i] =
+        // c[i]' assigns an element and copies no pointer).
+        if (V->getType()->isPointerType() &&
+            isa<clang::DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
           pointerCopy(B->getRHS());
       }
     }
@@ -148,9 +150,8 @@ Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
       D.error(Reject::CoefficientIndex, I->getSourceRange(),
               "reads '" + Name + "', which the scop does not write, at a "
               "plane of the time step; an array the scop only reads is a "
-              "coefficient array, read at loop iterators plus constants, "
-              "and several fields updated in one time step are not "
-              "accepted yet");
+              "coefficient array, read at loop iterators plus constants (a "
+              "field with planes is one the time step writes)");
       D.note(Info.DeclRange, "'" + Name + "' is declared here");
       return std::nullopt;
     }
@@ -203,8 +204,8 @@ Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
             "reads '" + Name + "', which the scop does not write, at both the "
             "time step and a cell; an array the scop only reads is read at "
             "the cell ('" + Name + "[i][j]') or at the step ('" + Name +
-                "[t]'), and several fields updated in one time step are not "
-                "accepted yet");
+                "[t]'); one that changes with both is a field, which the "
+                "time step writes");
     D.note(Info.DeclRange, "'" + Name + "' is declared here");
     return std::nullopt;
   }

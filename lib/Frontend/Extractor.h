@@ -52,7 +52,6 @@ private:
                    std::vector<const clang::ForStmt *> &Loops,
                    const clang::Stmt *&Body);
   const clang::Stmt *singleStatement(const clang::Stmt *S, bool &Ok);
-  bool checkOneField(const std::vector<const clang::Stmt *> &Body);
   bool peelLoop(const clang::Stmt *&Cur,
                 std::vector<const clang::ForStmt *> &Loops, bool &Ok);
   bool parseLoop(const clang::ForStmt *F, Loop &L);
@@ -91,6 +90,18 @@ private:
                   const std::vector<CoefAccess> &FirstCoefs,
                   const Expr &Second, const std::vector<Access> &SecondReads);
   void finishTwoArrays();
+
+  // Several fields updated in one time step (ExtractFields.cpp).
+  bool isSeveralFields(const std::vector<const clang::Stmt *> &Body);
+  /// Reads FieldBody's nests into S.Fields and S.FieldStatements.
+  bool parseFields();
+  bool parseFieldNest(const clang::Stmt *St, unsigned Nest);
+  void gridRows();
+  bool parseFieldStatement(const clang::Stmt *St, unsigned Nest,
+                           const std::vector<Loop> &Loops);
+  bool parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
+                        const std::vector<const clang::Expr *> &Indices,
+                        Access &A);
 
   // A pointer swap after the loop nest (ExtractSwap.cpp).
   /// Two pointers swapped through Temp, or (Third set) three rotated:
@@ -176,6 +187,10 @@ private:
   unsigned StatementIndex = 0;
   const clang::VarDecl *PlaneVars[3] = {nullptr, nullptr, nullptr};
   Swap PointerSwap; // the swap after the nest (PointerSwap form)
+  // Several fields: the time loop's statements and each field's index in
+  // S.Fields.
+  std::vector<const clang::Stmt *> FieldBody;
+  std::map<const clang::VarDecl *, unsigned> FieldIndex;
 };
 
 } // namespace frontend

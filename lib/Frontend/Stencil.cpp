@@ -120,6 +120,7 @@ const char *an5d::stencilFormName(StencilForm F) {
   case StencilForm::TwoArrays: return "two arrays in turn";
   case StencilForm::PointerSwap: return "pointer swap";
   case StencilForm::InPlace: return "one array updated in place";
+  case StencilForm::Fields: return "several fields";
   }
   return "?";
 }
@@ -253,6 +254,10 @@ std::string an5d::printExpr(const Stencil &S, const Expr &E) {
 void Stencil::dump(llvm::raw_ostream &OS) const {
   OS << "stencil " << Function << " (" << FileName << ":" << ScopLine
      << ")\n";
+  if (Form == StencilForm::Fields) {
+    dumpFields(OS);
+    return;
+  }
   OS << "  element type: " << elemTypeName(Elem) << "\n";
   OS << "  form: " << stencilFormName(Form);
   if (stepsPerIteration() > 1)
@@ -344,4 +349,55 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
     OS << "\n";
   }
   OS << "  update: " << printExpr(*this, Update) << "\n";
+}
+
+void Stencil::dumpFields(llvm::raw_ostream &OS) const {
+  OS << "  element type: " << elemTypeName(Elem) << "\n";
+  OS << "  form: " << stencilFormName(Form) << " (" << Fields.size()
+     << " fields, " << FieldStatements.size() << " statements per step)\n";
+  for (const FieldInfo &F : Fields) {
+    OS << "  field: " << F.Array.Name;
+    for (const std::optional<AffineExpr> &E : F.Array.Extents)
+      OS << "[" << (E ? E->str() : "?") << "]";
+    OS << (F.Planes == 1 ? " (updated in place)" : " (2 planes)") << "\n";
+  }
+  OS << "  params: [";
+  for (size_t I = 0; I < Params.size(); ++I)
+    OS << (I ? ", " : "") << Params[I];
+  OS << "]\n";
+  OS << "  time loop: " << Time.Iter << " from " << Time.Lower.str() << " to "
+     << Time.Upper.str()
+     << (Time.IterDeclaredOutside ? " (declared before the loop)" : "")
+     << "\n";
+  OS << "  grid: " << GridDims << "D, dimensions named";
+  for (const Loop &L : Space)
+    OS << " " << L.Iter;
+  OS << "\n";
+  OS << "  scalars: [";
+  for (size_t I = 0; I < Scalars.size(); ++I)
+    OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "
+       << Scalars[I].Name;
+  OS << "]\n";
+  for (const ArrayInfo &C : CoefArrays) {
+    OS << "  coefficient array: " << C.Name;
+    for (const std::optional<AffineExpr> &E : C.Extents)
+      OS << "[" << (E ? E->str() : "?") << "]";
+    OS << "\n";
+  }
+  std::vector<std::string> ReadText;
+  for (const Access &R : Reads)
+    ReadText.push_back(R.str(Fields[R.Field].Array.Name));
+  std::vector<std::string> CoefText = coefReadTexts(*this);
+  ExprSpelling Spell;
+  Spell.ReadText = ReadText;
+  Spell.CoefText = CoefText;
+  for (size_t I = 0; I < FieldStatements.size(); ++I) {
+    const FieldStatement &F = FieldStatements[I];
+    OS << "  statement " << I << " (nest " << F.Nest << "):";
+    for (const Loop &L : F.Loops)
+      OS << " " << L.Iter << " from " << L.Lower.str() << " to "
+         << L.Upper.str() << ",";
+    OS << " " << F.Write.str(Fields[F.Field].Array.Name) << " = "
+       << printExprAs(F.Update, Spell) << "\n";
+  }
 }

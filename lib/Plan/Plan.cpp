@@ -761,3 +761,31 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
                         : std::string())
        << "\n";
 }
+
+// --- Several fields ----------------------------------------------------------
+
+FieldsPlan an5d::makeFieldsPlan(const Stencil &S, const Target &Gpu) {
+  FieldsPlan P;
+  P.Gpu = Gpu;
+  // 256 threads, whole warps along the contiguous dimension.
+  switch (S.GridDims) {
+  case 1: P.Block = {256}; break;
+  case 2: P.Block = {32, 8}; break;
+  default: P.Block = {32, 4, 2}; break;
+  }
+  P.Threads = 1;
+  for (int64_t B : P.Block)
+    P.Threads *= B;
+  P.VerifyTolerance = verifyTolerance(S.Elem, /*FastMath=*/false);
+  return P;
+}
+
+void FieldsPlan::dump(llvm::raw_ostream &OS) const {
+  OS << "plan (several fields)\n";
+  OS << "  target: " << Gpu.Name << "\n";
+  OS << "  scheme: naive (one launch per statement and step)\n";
+  OS << "  block:";
+  for (size_t D = 0; D < Block.size(); ++D)
+    OS << (D ? " x " : " ") << Block[D];
+  OS << " (" << Threads << " threads, x along the innermost loop)\n";
+}

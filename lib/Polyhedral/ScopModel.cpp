@@ -192,3 +192,136 @@ void ScopModel::dump(llvm::raw_ostream &OS) const {
   OS << "  flow distances: " << islStr(Flow.deltas().coalesce()) << "\n";
   OS << "  same-step conflicts: " << islStr(SameStepConflicts) << "\n";
 }
+
+// --- Several fields ----------------------------------------------------------
+
+namespace {
+
+/// "S2[t, i, j]": statement Q's tuple with its time and nest iterators.
+std::string fieldTuple(const Stencil &S, unsigned Q) {
+  std::string T = "S" + std::to_string(Q) + "[" + islName(S.Time.Iter);
+  for (const Loop &L : S.FieldStatements[Q].Loops)
+    T += ", " + islName(L.Iter);
+  return T + "]";
+}
+
+std::string fieldAccessString(const Stencil &S, unsigned Q, const Access &A) {
+  const FieldInfo &F = S.Fields[A.Field];
+  std::string Str = islParams(S.Params) + " -> { " + fieldTuple(S, Q) +
+                    " -> " + islName(F.Array.Name) + "[";
+  std::string Sep;
+  if (F.Planes == 2) {
+    Str += "(" + islAffine(A.TimeBase) + ") mod 2";
+    Sep = ", ";
+  }
+  for (const AffineExpr &X : A.Space) {
+    Str += Sep + islAffine(X);
+    Sep = ", ";
+  }
+  return Str + "] }";
+}
+
+std::string fieldDomainString(const Stencil &S, unsigned Q) {
+  auto bound = [](const Loop &L) {
+    return islAffine(L.Lower) + " <= " + islName(L.Iter) + " <= " +
+           islAffine(L.Upper);
+  };
+  std::string Str = islParams(S.Params) + " -> { " + fieldTuple(S, Q) +
+                    " : " + bound(S.Time);
+  for (const Loop &L : S.FieldStatements[Q].Loops)
+    Str += " and " + bound(L);
+  return Str + " }";
+}
+
+std::string fieldScheduleString(const Stencil &S, unsigned Q) {
+  const FieldStatement &F = S.FieldStatements[Q];
+  std::string Str = "{ " + fieldTuple(S, Q) + " -> [" + islName(S.Time.Iter) +
+                    ", " + std::to_string(F.Nest);
+  for (size_t D = 0; D < 3; ++D)
+    Str += ", " + (D < F.Loops.size() ? islName(F.Loops[D].Iter)
+                                      : std::string("0"));
+  return Str + ", " + std::to_string(Q) + "] }";
+}
+
+} // namespace
+
+isl::union_map an5d::nestConflicts(const Stencil &S, const FieldsModel &M,
+                                   unsigned P, unsigned Q,
+                                   const isl::map &Access) {
+  const FieldStatement &FP = S.FieldStatements[P];
+  isl::ctx C = M.Ctx->get();
+  // One iteration per step: no two differ.
+  size_t Loops = FP.Loops.size();
+  if (Loops == 0)
+    return isl::union_map::empty(C);
+  // { Sp[t, a...] -> Sq[t, b...] : a != b }
+  std::string Src = "S" + std::to_string(P) + "[t",
+              Dst = "S" + std::to_string(Q) + "[t", Neq;
+  for (size_t D = 0; D < Loops; ++D) {
+    std::string A = "a" + std::to_string(D), B = "b" + std::to_string(D);
+    Src += ", " + A;
+    Dst += ", " + B;
+    Neq += (D ? " or " : "") + A + " != " + B;
+  }
+  isl::union_map Other(C, "{ " + Src + "] -> " + Dst + "] : " + Neq + " }");
+  // { Sp[...] -> Sq[...] } meeting at an element Sp writes (empty when
+  // Access is of another array).
+  isl::union_map Meet = isl::union_map(M.Writes[P]).apply_range(
+      isl::union_map(Access).reverse());
+  return Meet.intersect(Other);
+}
+
+std::optional<FieldsModel> an5d::buildFieldsModel(const Stencil &S,
+                                                  Diagnoser &D) {
+  FieldsModel M;
+  M.Ctx = std::make_shared<IslContext>();
+  isl::ctx C = M.Ctx->get();
+  try {
+    unsigned N = S.FieldStatements.size();
+    M.Reads.resize(S.Reads.size());
+    M.Schedule = isl::union_map::empty(C);
+    for (unsigned Q = 0; Q < N; ++Q) {
+      const FieldStatement &F = S.FieldStatements[Q];
+      M.Domains.push_back(isl::set(C, fieldDomainString(S, Q)));
+      M.Writes.push_back(isl::map(C, fieldAccessString(S, Q, F.Write))
+                             .intersect_domain(M.Domains.back()));
+      for (unsigned R = F.FirstRead; R < F.EndRead; ++R)
+        M.Reads[R] = isl::map(C, fieldAccessString(S, Q, S.Reads[R]))
+                         .intersect_domain(M.Domains.back());
+      M.Schedule = M.Schedule.unite(
+          isl::union_map(isl::map(C, fieldScheduleString(S, Q))));
+    }
+    M.NestConflicts = isl::union_map::empty(C);
+    for (unsigned P = 0; P < N; ++P)
+      for (unsigned Q = 0; Q < N; ++Q) {
+        const FieldStatement &FQ = S.FieldStatements[Q];
+        if (S.FieldStatements[P].Nest != FQ.Nest)
+          continue;
+        M.NestConflicts =
+            M.NestConflicts.unite(nestConflicts(S, M, P, Q, M.Writes[Q]));
+        for (unsigned R = FQ.FirstRead; R < FQ.EndRead; ++R)
+          M.NestConflicts =
+              M.NestConflicts.unite(nestConflicts(S, M, P, Q, M.Reads[R]));
+      }
+    M.NestConflicts = M.NestConflicts.coalesce();
+  } catch (const isl::exception &E) {
+    D.error(Reject::Internal, S.NestRange,
+            std::string("isl could not model this time step: ") + E.what());
+    return std::nullopt;
+  }
+  return M;
+}
+
+void FieldsModel::dump(const Stencil &S, llvm::raw_ostream &OS) const {
+  OS << "scop (several fields)\n";
+  for (size_t Q = 0; Q < Domains.size(); ++Q) {
+    const FieldStatement &F = S.FieldStatements[Q];
+    OS << "  statement " << Q << ":\n";
+    OS << "    domain: " << islStr(Domains[Q]) << "\n";
+    OS << "    write: " << islStr(Writes[Q]) << "\n";
+    for (unsigned R = F.FirstRead; R < F.EndRead; ++R)
+      OS << "    read: " << islStr(Reads[R]) << "\n";
+  }
+  OS << "  schedule: " << islStr(Schedule) << "\n";
+  OS << "  same-nest conflicts: " << islStr(NestConflicts) << "\n";
+}

@@ -11,5 +11,5 @@ void run(int T, int n, float (*A)[n][n], const float (*F)[n][n]) {
 #pragma endscop
 }
 
-// CHECK: coef-time-and-cell.c:10:49: error: reads 'F', which the scop does not write, at both the time step and a cell; an array the scop only reads is read at the cell ('F[i][j]') or at the step ('F[t]'), and several fields updated in one time step are not accepted yet [coefficient-index]
+// CHECK: coef-time-and-cell.c:10:49: error: reads 'F', which the scop does not write, at both the time step and a cell; an array the scop only reads is read at the cell ('F[i][j]') or at the step ('F[t]'); one that changes with both is a field, which the time step writes [coefficient-index]
 // CHECK: coef-time-and-cell.c:5:42: note: 'F' is declared here

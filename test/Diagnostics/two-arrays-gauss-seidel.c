@@ -1,6 +1,7 @@
 // RUN: not %an5dc %s --dump=stencil 2>&1 | FileCheck %s
-// Two arrays in turn where each nest also reads the array it writes, at a
-// cell already updated in the same sweep: Gauss-Seidel order.
+// Two nests where each also reads the array it writes, at a cell already
+// updated in the same sweep (Gauss-Seidel order): refused at the first
+// such read.
 
 void run(int tsteps, int n, double A[n][n], double B[n][n]) {
   int t, i, j;
@@ -16,6 +17,6 @@ void run(int tsteps, int n, double A[n][n], double B[n][n]) {
 #pragma endscop
 }
 
-// CHECK: two-arrays-gauss-seidel.c:11:36: error: this read gets a value computed in the same time step (Gauss-Seidel order); N.5D blocking needs every read from the previous step's values, 'A', the array the other loop nest writes [gauss-seidel]
+// CHECK: two-arrays-gauss-seidel.c:12:36: error: this read meets elements of 'B' that its own statement writes in other iterations of the loop nest: C reads this step's values where the loops have passed and the previous step's where they have not (Gauss-Seidel order), which cells computed in parallel cannot reproduce; read a copy of the previous step (a plane index, 'B[(t + 1) % 2]' written from 'B[t % 2]', or a second array) [gauss-seidel]
 // CHECK-NEXT: {{^}}        B[i][j] = 0.2 * (A[i][j] + B[i][j - 1] + A[i][1 + j] + A[1 + i][j] + A[i - 1][j]);
 // CHECK-NEXT: {{^}}                                   ^~~~~~~~~~~{{$}}

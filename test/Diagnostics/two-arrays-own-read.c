@@ -1,6 +1,7 @@
 // RUN: not %an5dc %s --dump=stencil 2>&1 | FileCheck %s
-// Two arrays in turn where only the second nest reads the array it writes:
-// refused in that nest, at that read.
+// Two nests where the second reads the array it writes at a neighbour (a
+// time step of several fields, one updated in place): C reads some of
+// those neighbours already updated, so it is refused at that read.
 
 void run(int tsteps, int n, double A[n][n], double B[n][n]) {
   int t, i, j;
@@ -16,6 +17,6 @@ void run(int tsteps, int n, double A[n][n], double B[n][n]) {
 #pragma endscop
 }
 
-// CHECK: two-arrays-own-read.c:14:36: error: the second loop nest reads 'A', the array it writes; each nest must read only the array the other writes ('B' here) [two-arrays-mismatch]
+// CHECK: two-arrays-own-read.c:15:36: error: this read meets elements of 'A' that its own statement writes in other iterations of the loop nest: C reads this step's values where the loops have passed and the previous step's where they have not (Gauss-Seidel order), which cells computed in parallel cannot reproduce; read a copy of the previous step (a plane index, 'A[(t + 1) % 2]' written from 'A[t % 2]', or a second array) [gauss-seidel]
 // CHECK-NEXT: {{^}}        A[i][j] = 0.2 * (B[i][j] + A[i][j - 1] + B[i][1 + j] + B[1 + i][j] + B[i - 1][j]);
 // CHECK-NEXT: {{^}}                                   ^~~~~~~~~~~{{$}}

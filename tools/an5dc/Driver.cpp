@@ -270,12 +270,99 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
   return true;
 }
 
+/// The pipeline for a time step of several fields (StencilForm::Fields):
+/// its own model, analysis, plan and emitter; the naive scheme only.
+int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
+              DriverOutput &Out) {
+  Diagnoser &D = Session.diags();
+  std::optional<FieldsModel> M = buildFieldsModel(S, D);
+  if (!M)
+    return 1;
+  if (O.Dump == DumpStage::Scop) {
+    M->dump(S, llvm::outs());
+    return 0;
+  }
+  std::optional<FieldsAnalysis> A = analyzeFields(S, *M, D);
+  if (!A)
+    return 1;
+  if (O.Dump == DumpStage::Stencil) {
+    S.dump(llvm::outs());
+    A->dump(S, llvm::outs());
+    return 0;
+  }
+  if (O.Dump == DumpStage::Analysis) {
+    A->dump(S, llvm::outs());
+    return 0;
+  }
+  if (!O.EmitCuda && O.Dump == DumpStage::None && !O.Model && !O.ModelCsv) {
+    llvm::errs() << S.FileName << ": stencil '" << S.Function
+                 << "' accepted: " << S.GridDims << "D, " << S.Fields.size()
+                 << " fields, " << S.FieldStatements.size()
+                 << " statements per step\n";
+    return 0;
+  }
+  // What the N.5D scheme takes does not apply yet: said, not ignored.
+  if (O.Model || O.ModelCsv || O.Dump == DumpStage::Model || O.Mpi ||
+      O.Autotune.value_or(0) > 1) {
+    llvm::errs() << "an5dc: error: a time step of several fields runs with "
+                    "the naive scheme; "
+                 << (O.Mpi ? "--mpi" : O.Autotune ? "--autotune"
+                                                  : "the model")
+                 << " is not available for it yet\n";
+    return 1;
+  }
+  const std::pair<bool, const char *> NotNaive[] = {
+      {O.BT.has_value(), "-bT"},
+      {O.BS.has_value(), "-bS"},
+      {O.StreamBlock.has_value(), "--sl"},
+      {O.Cells.has_value(), "--cells"},
+      {O.HaloRows.has_value(), "--halo-rows"},
+      {O.VecK.has_value(), "--kvec"},
+      {O.Kernel.has_value(), "--opt"},
+      {O.Prefetch.has_value(), "--prefetch"}};
+  for (const auto &[Given, Name] : NotNaive)
+    if (Given)
+      llvm::errs() << "an5dc: warning: " << Name
+                   << " has no effect: a time step of several fields runs "
+                      "with the naive scheme (N.5D blocking of several "
+                      "fields is not built yet)\n";
+  DeviceSpec Dev;
+  if (!chooseDevice(O, Dev))
+    return 1;
+  FieldsPlan P = makeFieldsPlan(S, Dev);
+  if (O.Dump == DumpStage::Plan) {
+    P.dump(llvm::outs());
+    return 0;
+  }
+  SourceText Src = describeSource(Session, S, O.Frontend.CompilerArgs);
+  GeneratedKernels Kernels;
+  Kernels.Drop = O.KernelDrop;
+  std::string Text = emitFieldsCuda(S, *A, P, Src, Kernels);
+  if (O.Dump == DumpStage::Kernel)
+    for (const KernelBody &B : Kernels.Bodies)
+      B.dump(llvm::outs());
+  for (const std::string &E : Kernels.Errors)
+    llvm::errs() << "an5dc: internal error: the generated " << E
+                 << "; please report this with the input file\n";
+  if (!Kernels.Errors.empty()) {
+    Out.InternalErrors = std::move(Kernels.Errors);
+    return InternalErrorStatus;
+  }
+  if (O.Dump == DumpStage::Kernel)
+    return 0;
+  Out.Cuda = std::move(Text);
+  Out.Emitted = true;
+  return 0;
+}
+
 /// Runs the pipeline on the calling thread (runDriver's contract).
 int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   std::unique_ptr<SourceSession> Session = SourceSession::create(O.Frontend);
   std::optional<Stencil> S = extractStencil(*Session);
   if (!S)
     return 1;
+  if (S->Form == StencilForm::Fields)
+    return runFields(O, *S, *Session, Out);
   Diagnoser &D = Session->diags();
   std::optional<ScopModel> M = buildScopModel(*S, D);
   if (!M)
