@@ -396,23 +396,81 @@ std::string nvccFlags(const std::vector<Plan> &Plans);
 /// the C loop need not), ten times that under --fast-math.
 double verifyTolerance(ElemType Elem, bool FastMath);
 
-/// The plan of a time step of several fields (StencilForm::Fields): one
-/// launch per statement and step, a thread per cell of its nest, reads
-/// from global memory (the naive scheme; N.5D blocking of several fields
-/// is not built yet).
+/// A plane of a field in an N.5D launch of several fields: an in-place
+/// field's one, or one of a field's two planes, Parity steps after the
+/// launch's first (global plane (t0 + Parity) % 2).
+struct FieldSlot {
+  unsigned Field = 0;
+  unsigned Parity = 0;
+};
+
+/// Where a stage of an N.5D launch of several fields takes a value: the
+/// slot's input rows (Input, Index a slot) or a stage's output (Index).
+struct FieldSource {
+  bool Input = true;
+  unsigned Index = 0;
+};
+
+/// One statement at one step of an N.5D launch: it writes Slot's full
+/// state (its statement's value inside the statement's cells, Prev's
+/// elsewhere) Lag rows behind the row the launch loads.
+struct FieldStage {
+  unsigned Statement = 0;
+  int64_t Step = 0;
+  unsigned Slot = 0;
+  int64_t Lag = 0;
+  FieldSource Prev;
+  /// Per read of the statement (Stencil::Reads[FirstRead ...]).
+  std::vector<FieldSource> Reads;
+};
+
+/// The plan of a time step of several fields (StencilForm::Fields).
+/// Naive: one launch per statement and step, a thread per cell of its
+/// nest, reads from global memory. N5D (2D and 3D grids): BT steps per
+/// launch; a block streams rows along the first dimension over a tile of
+/// the others, every statement of every step a stage whose rows pass
+/// through a ring in shared memory; tiles overlap by the stages' reach.
 struct FieldsPlan {
   Target Gpu = defaultTarget();
-  /// Threads of a block along x (the innermost loop), y, z.
+  Scheme Run = Scheme::N5D;
+  /// Naive: threads of a block along x (the innermost loop), y, z.
   std::vector<int64_t> Block;
   int64_t Threads = 0;
+  /// N5D: steps per launch, the tile (threads along the dimensions after
+  /// the first, innermost last; each covers the halo too), rows per
+  /// block along the first dimension, and the ring's rows (a power of 2).
+  int64_t BT = 0;
+  std::vector<int64_t> Tile;
+  int64_t StreamBlock = 0;
+  int64_t RingRows = 0;
+  /// Per grid dimension: cells a tile reaches below and above what it
+  /// stores (dimension 0: rows of a stream block).
+  std::vector<int64_t> HaloLo, HaloHi;
+  std::vector<FieldSlot> Slots;
+  std::vector<FieldStage> Stages;
+  /// Per slot: the stage whose rows it ends the launch with (none: the
+  /// input's, stored unchanged).
+  std::vector<std::optional<unsigned>> LastWriter;
+  int64_t MaxLag = 0;
+  int64_t SharedBytes = 0;
   /// -DAN5D_VERIFY's tolerance, relative to max(|ref|, 1).
   double VerifyTolerance = 0;
 
   void dump(llvm::raw_ostream &OS) const;
 };
 
-/// Stage 4 for several fields.
-FieldsPlan makeFieldsPlan(const Stencil &S, const Target &Gpu);
+/// What the user asked of a several-field plan; unset: the plan's choice.
+struct FieldsOptions {
+  Scheme Run = Scheme::N5D;
+  std::optional<int64_t> BT, StreamBlock;
+  std::vector<int64_t> Tile;
+};
+
+/// Stage 4 for several fields. The error names what does not fit.
+std::optional<PlanError> makeFieldsPlan(const Stencil &S,
+                                        const FieldsAnalysis &A,
+                                        const FieldsOptions &O,
+                                        const Target &Gpu, FieldsPlan &P);
 
 /// Entry point of stage 4: fills P and returns nullopt, or returns why the
 /// options cannot be planned for this stencil and target.

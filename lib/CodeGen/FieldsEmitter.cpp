@@ -20,9 +20,9 @@ namespace {
 
 class FieldsEmitter {
 public:
-  FieldsEmitter(const Stencil &S, const FieldsPlan &P, const SourceText &Src,
-                GeneratedKernels &Kernels)
-      : S(S), P(P), Src(Src), Kernels(Kernels), Elem(elemTypeName(S.Elem)),
+  FieldsEmitter(const Stencil &S, const FieldsAnalysis &A, const FieldsPlan &P,
+                const SourceText &Src, GeneratedKernels &Kernels)
+      : S(S), A(A), P(P), Src(Src), Kernels(Kernels), Elem(elemTypeName(S.Elem)),
         Fn(S.Function) {
     for (char &C : Fn)
       if (!isalnum((unsigned char)C) && C != '_')
@@ -33,10 +33,17 @@ public:
     header();
     writePreludeCommon(W, Src, P.Gpu, /*Mpi=*/false, /*Pipeline=*/false,
                        /*OwnCodeOnly=*/false);
-    parameters();
-    for (unsigned Q = 0; Q < S.FieldStatements.size(); ++Q)
-      kernel(Q);
-    runFunction();
+    if (P.Run == Scheme::N5D) {
+      n5dParameters();
+      for (int64_t Degree = 1; Degree <= P.BT; ++Degree)
+        n5dKernel(Degree);
+      n5dRunFunction();
+    } else {
+      parameters();
+      for (unsigned Q = 0; Q < S.FieldStatements.size(); ++Q)
+        kernel(Q);
+      runFunction();
+    }
     std::vector<std::string> Macros = userMacroNames(Src);
     if (!Macros.empty()) {
       W.line("// The user's macros again, for the user's program.");
@@ -51,12 +58,8 @@ public:
 private:
   /// "ey[i][j]" as the C program writes the access.
   std::string accessText(const Access &X) const {
-    const FieldInfo &F = S.Fields[X.Field];
-    std::string T = F.Planes == 2 ? X.str(F.Array.Name)
-                                  : F.Array.Name;
-    for (const AffineExpr &E : X.Space)
-      T += "[" + E.str() + "]";
-    return T;
+    // Access::str spells the plane (none updated in place) and the cell.
+    return X.str(S.Fields[X.Field].Array.Name);
   }
 
   std::string statementText(unsigned Q) const {
@@ -91,10 +94,23 @@ private:
                 L.Lower.str() + " .. " + L.Upper.str();
       W.line("//   " + str(Q) + ". " + statementText(Q) + Over);
     }
-    W.line("// Scheme: naive: one launch per statement and step, one thread "
-           "per cell, every read");
-    W.line("//   from global memory (N.5D blocking of several fields is not "
-           "built yet).");
+    if (P.Run == Scheme::N5D) {
+      std::string Tile;
+      for (size_t D = 0; D < P.Tile.size(); ++D)
+        Tile += (D ? " x " : "") + str(P.Tile[D]);
+      W.line("// Scheme: N.5D, " + str(P.BT) + " steps a launch: a block "
+             "streams " + str(P.StreamBlock) + " rows along " +
+             S.Space[0].Iter + " over a tile");
+      W.line("//   of " + Tile + " threads (its halo included); every "
+             "statement of every step is a stage whose");
+      W.line("//   rows pass through a ring of " + str(P.RingRows) +
+             " rows in shared memory (" + str(P.SharedBytes) +
+             " bytes a block).");
+    } else {
+      W.line("// Scheme: naive: one launch per statement and step, one "
+             "thread per cell, every read");
+      W.line("//   from global memory.");
+    }
     W.line("// Build: nvcc -O3 -arch=sm_" + str(P.Gpu.ComputeCapability) +
            " <this file>");
     W.line("");
@@ -250,6 +266,480 @@ private:
       Kernels.Errors.push_back(Error);
     printKernel(Body, W);
     Kernels.Bodies.push_back(std::move(Body));
+    W.close();
+    W.line("");
+  }
+
+  // --- N.5D ---------------------------------------------------------------
+
+  /// The grid's dimensions after the first: the tile's, innermost last.
+  unsigned innerDims() const { return S.GridDims - 1; }
+  /// Cells a tile stores along grid dimension D (1 ..): its threads less
+  /// the halo on both sides.
+  int64_t tileInterior(unsigned D) const {
+    return P.Tile[D - 1] - P.HaloLo[D] - P.HaloHi[D];
+  }
+
+  void n5dParameters() {
+    W.line("// Compile-time parameters.");
+    W.raw("#define AN5D_BT " + str(P.BT) + " /* steps a launch */");
+    const char *Axis[] = {"X", "Y"};
+    for (unsigned D = 1; D <= innerDims(); ++D)
+      W.raw(std::string("#define AN5D_TILE_") + Axis[S.GridDims - 1 - D] +
+            " " + str(P.Tile[D - 1]) + " /* threads along " +
+            S.Space[D].Iter + ", the halo included */");
+    W.raw("#define AN5D_THREADS " + str(P.Threads));
+    W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock) +
+          " /* rows along " + S.Space[0].Iter + " a block stores */");
+    W.raw("#define AN5D_RING " + str(P.RingRows) +
+          " /* rows of each ring (a power of 2) */");
+    W.raw("#define AN5D_SM_BYTES " + str(P.SharedBytes));
+    W.line("");
+    W.line("// A neighbour's thread in the tile, clamped into it (a halo "
+           "thread's value is discarded).");
+    W.line("__device__ __forceinline__ int an5d_clamp(int v, int n) { return "
+           "v < 0 ? 0 : v >= n ? n - 1 : v; }");
+    W.line("");
+  }
+
+  /// The ring a source's rows pass through: a slot's input or a stage's.
+  unsigned ringOf(const FieldSource &X) const {
+    return X.Input ? X.Index : (unsigned)P.Slots.size() + X.Index;
+  }
+  int64_t lagOf(const FieldSource &X) const {
+    return X.Input ? 0 : P.Stages[X.Index].Lag;
+  }
+  /// Element of ring K at row Row (a device expression) and the column
+  /// the thread's is moved by Offsets (one per tile dimension, clamped
+  /// into the tile: a halo thread's value is discarded anyway).
+  std::string ringAt(unsigned K, const std::string &Row,
+                     const std::vector<int64_t> &Offsets) const {
+    std::string Col;
+    if (innerDims() == 1) {
+      Col = Offsets[0] == 0
+                ? std::string("an5d_col")
+                : "an5d_clamp(an5d_tx" + signed_(Offsets[0]) +
+                      ", AN5D_TILE_X)";
+    } else {
+      std::string Y = Offsets[0] == 0 ? std::string("an5d_ty")
+                                      : "an5d_clamp(an5d_ty" +
+                                            signed_(Offsets[0]) +
+                                            ", AN5D_TILE_Y)";
+      std::string X = Offsets[1] == 0 ? std::string("an5d_tx")
+                                      : "an5d_clamp(an5d_tx" +
+                                            signed_(Offsets[1]) +
+                                            ", AN5D_TILE_X)";
+      Col = Offsets[0] == 0 && Offsets[1] == 0
+                ? std::string("an5d_col")
+                : Y + " * AN5D_TILE_X + " + X;
+    }
+    return std::string(DynamicShared) + "[(" + str(K) +
+           " * AN5D_RING + ((" + Row + ") & (AN5D_RING - 1))) * "
+           "AN5D_THREADS + " + Col + "]";
+  }
+  static std::string signed_(int64_t V) {
+    return V < 0 ? " - " + str(-V) : " + " + str(V);
+  }
+
+  /// The device offset, in cells, of slot K's plane at the launch's t0.
+  std::string slotOffset(unsigned K) const {
+    const FieldSlot &Sl = P.Slots[K];
+    std::string Off;
+    for (unsigned F = 0; F < Sl.Field; ++F)
+      Off += str(S.Fields[F].Planes) + " * an5d_plane + ";
+    if (S.Fields[Sl.Field].Planes == 2)
+      Off += "(long)((t0 + " + str(Sl.Parity) + ") & 1) * an5d_plane";
+    else
+      Off += "0";
+    return "(" + Off + ")";
+  }
+
+  /// The last stage of a launch of Degree steps writing slot K, if any.
+  std::optional<unsigned> lastWriter(unsigned K, int64_t Degree) const {
+    std::optional<unsigned> Last;
+    for (unsigned G = 0; G < P.Stages.size(); ++G)
+      if (P.Stages[G].Step < Degree && P.Stages[G].Slot == K)
+        Last = G;
+    return Last;
+  }
+
+  std::string n5dKernelName(int64_t Degree) const {
+    return "an5d_fields_" + str(Degree) + "_steps";
+  }
+
+  std::string n5dParams() const {
+    std::string R = "const " + Elem + " *__restrict__ an5d_in, " + Elem +
+                    " *__restrict__ an5d_out, ";
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      R += "long an5d_ext" + str(D) + ", ";
+    for (const std::string &Pm : S.Params)
+      R += "long " + Pm + ", ";
+    for (const ScalarVar &V : S.Scalars)
+      R += std::string(scalarTypeName(V.Type)) + " " + V.Name + ", ";
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      const ArrayInfo &C = S.CoefArrays[K];
+      R += "const " + std::string(elemTypeName(C.Elem)) + " *__restrict__ " +
+           C.Name + ", ";
+      for (size_t D = 1; D < C.Extents.size(); ++D)
+        R += "long an5d_coef" + str(K) + "_ext" + str(D) + ", ";
+    }
+    return R + "long t0, int block_y0, int block_z0";
+  }
+
+  std::string n5dArgs() const {
+    std::string R = "in, out, ";
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      R += "an5d_ext" + str(D) + ", ";
+    for (const std::string &Pm : S.Params)
+      R += Pm + ", ";
+    for (const ScalarVar &V : S.Scalars)
+      R += V.Name + ", ";
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      R += "(const " + std::string(elemTypeName(S.CoefArrays[K].Elem)) +
+           " *)coef_copy" + str(K) + ".device, ";
+      for (size_t D = 1; D < S.CoefArrays[K].Extents.size(); ++D)
+        R += "an5d_coef" + str(K) + "_ext" + str(D) + ", ";
+    }
+    return R + "step, block_y0, block_z0";
+  }
+
+  /// The shared-buffer operand of a source's ring at row Row after the
+  /// streaming counter x (what the verifier follows).
+  Operand ringOperand(const FieldSource &X, int64_t Row) const {
+    Operand O;
+    O.Where = Place::SharedBuffer;
+    O.Name = "ring" + str(ringOf(X));
+    O.Part = Row;
+    O.Modulo = P.RingRows;
+    O.Value.Level = X.Input ? 0 : X.Index + 1;
+    O.Value.Row = Row;
+    return O;
+  }
+
+  /// Flushes what W captured since the last operation into a Code
+  /// operation of Body (none when empty).
+  void flush(KernelBody &Body) {
+    std::string Text = W.endCapture();
+    W.beginCapture();
+    if (Text.empty())
+      return;
+    KernelOp Code;
+    Code.Src = std::move(Text);
+    Body.Ops.push_back(std::move(Code));
+  }
+  void simple(KernelBody &Body, KernelOpKind Kind,
+              const std::string &Src = "") {
+    flush(Body);
+    KernelOp Op;
+    Op.Kind = Kind;
+    Op.Src = Src;
+    Body.Ops.push_back(std::move(Op));
+  }
+
+  /// One stage: statement G.Statement at step G.Step, row `x - lag`.
+  void n5dStage(KernelBody &Body, unsigned GI) {
+    const FieldStage &G = P.Stages[GI];
+    const FieldStatement &F = S.FieldStatements[G.Statement];
+    W.line("// s" + str(GI) + ": step " + str(G.Step) + ", " +
+           statementText(G.Statement) + " (lag " + str(G.Lag) + ")");
+    simple(Body, KernelOpKind::Scope);
+    W.line("const long an5d_row = x - " + str(G.Lag) + ";");
+    std::vector<std::string> Coord = {"an5d_row"};
+    for (unsigned D = 1; D < S.GridDims; ++D)
+      Coord.push_back("an5d_c" + str(D));
+    W.line("const " + std::string(scalarTypeName(S.TimeType)) + " " +
+           S.Time.Iter + " = (" + scalarTypeName(S.TimeType) + ")(t0 + " +
+           str(G.Step) + ");");
+    W.line("(void)" + S.Time.Iter + ";");
+    std::string Inside;
+    for (unsigned D = 0; D < S.GridDims; ++D) {
+      std::string Test;
+      if (F.LoopOf[D] >= 0) {
+        const Loop &L = F.Loops[F.LoopOf[D]];
+        W.line("const long " + L.Iter + " = " + Coord[D] + ";");
+        Test = "(" + L.Lower.str() + ") <= " + L.Iter + " && " + L.Iter +
+               " <= (" + L.Upper.str() + ")";
+      } else {
+        Test = Coord[D] + " == (long)(" + F.Write.Space[D].str() + ")";
+      }
+      Inside += (Inside.empty() ? "" : " && ") + Test;
+    }
+    std::vector<Operand> Reads = {ringOperand(G.Prev, -G.Lag)};
+    std::vector<std::string> ReadText(S.Reads.size());
+    for (unsigned R = F.FirstRead; R < F.EndRead; ++R) {
+      const std::vector<int64_t> &O = A.ReadOffsets[R];
+      std::vector<int64_t> Inner(O.begin() + 1, O.end());
+      const FieldSource &Src = G.Reads[R - F.FirstRead];
+      ReadText[R] = ringAt(ringOf(Src), "an5d_row + " + str(O[0]), Inner);
+      Reads.push_back(ringOperand(Src, O[0] - G.Lag));
+    }
+    std::vector<std::string> CoefText(S.CoefReads.size());
+    for (unsigned R = F.FirstCoefRead; R < F.EndCoefRead; ++R)
+      CoefText[R] = coefAccess(R);
+    ExprSpelling Spell;
+    Spell.ReadText = ReadText;
+    Spell.CoefText = CoefText;
+    Spell.CastCallArguments = true;
+    std::vector<int64_t> Zero(innerDims(), 0);
+    W.line(Elem + " an5d_value = " + ringAt(ringOf(G.Prev), "an5d_row", Zero) +
+           ";");
+    W.line("if (" + Inside + ")");
+    W.indent();
+    W.line("an5d_value = " + printExprAs(F.Update, Spell) + ";");
+    W.dedent();
+    flush(Body);
+    Body.Ops.back().Reads = std::move(Reads);
+    KernelOp St;
+    St.Kind = KernelOpKind::SharedStore;
+    St.Dst = ringAt((unsigned)P.Slots.size() + GI, "an5d_row", Zero);
+    St.Src = "an5d_value";
+    FieldSource Self;
+    Self.Input = false;
+    Self.Index = GI;
+    St.Writes = {ringOperand(Self, -G.Lag)};
+    Body.Ops.push_back(std::move(St));
+    simple(Body, KernelOpKind::End);
+    simple(Body, KernelOpKind::Barrier);
+  }
+
+  void n5dKernel(int64_t Degree) {
+    const unsigned N = S.GridDims;
+    const unsigned Stages = Degree * S.FieldStatements.size();
+    int64_t MaxLag = 0;
+    for (unsigned G = 0; G < Stages; ++G)
+      MaxLag = std::max(MaxLag, P.Stages[G].Lag);
+    W.line("// " + str(Degree) + " step" + (Degree > 1 ? "s" : "") +
+           " from `an5d_in` into `an5d_out` (every cell of every field), "
+           "the first step t0.");
+    W.line("// block_y0, block_z0: the launch part's first block "
+           "(an5d_launch_parts).");
+    W.line("__global__ void __launch_bounds__(AN5D_THREADS) " +
+           n5dKernelName(Degree) + "(" + n5dParams() + ")");
+    W.open("");
+    KernelBody Body;
+    Body.Name = n5dKernelName(Degree);
+    Body.Elem = Elem;
+    Body.Counter = "x";
+    W.beginCapture();
+    W.line("AN5D_DYNAMIC_SHARED(" + Elem + ", " + std::string(DynamicShared) +
+           ");");
+    W.line("const long an5d_plane = (long)an5d_ext0" +
+           std::string(N > 1 ? " * an5d_ext1" : "") +
+           (N > 2 ? " * an5d_ext2" : "") + ";");
+    W.line("const int an5d_tx = threadIdx.x;");
+    if (N == 3) {
+      W.line("const int an5d_ty = threadIdx.y;");
+      W.line("const int an5d_col = an5d_ty * AN5D_TILE_X + an5d_tx;");
+    } else {
+      W.line("const int an5d_col = an5d_tx;");
+    }
+    // Coordinates of the thread's column: the tile's first stored cell
+    // less the halo, plus the thread.
+    std::string InGrid, Stores;
+    for (unsigned D = 1; D < N; ++D) {
+      bool IsX = D == N - 1;
+      std::string Thread = IsX ? "an5d_tx" : "an5d_ty";
+      std::string Block = IsX ? "(long)blockIdx.x"
+                              : "(long)(block_y0 + blockIdx.y)";
+      W.line("const long an5d_c" + str(D) + " = " + Block + " * " +
+             str(tileInterior(D)) + " - " + str(P.HaloLo[D]) + " + " +
+             Thread + "; // along " + S.Space[D].Iter);
+      InGrid += std::string(InGrid.empty() ? "" : " && ") + "an5d_c" +
+                str(D) + " >= 0 && an5d_c" + str(D) + " < an5d_ext" + str(D);
+      Stores += " && " + Thread + " >= " + str(P.HaloLo[D]) + " && " +
+                Thread + " < " + str(P.HaloLo[D] + tileInterior(D));
+    }
+    W.line("const bool an5d_in_grid = " + InGrid + ";");
+    W.line("const bool an5d_stores = an5d_in_grid" + Stores + ";");
+    std::string StreamBlock = N == 2 ? "(long)(block_y0 + blockIdx.y)"
+                                     : "(long)(block_z0 + blockIdx.z)";
+    W.line("const long an5d_first = " + StreamBlock +
+           " * AN5D_STREAM_BLOCK; // the rows this block stores");
+    W.line("const long an5d_end = an5d_first + AN5D_STREAM_BLOCK < an5d_ext0 "
+           "? an5d_first + AN5D_STREAM_BLOCK : an5d_ext0;");
+    W.line("(void)block_y0;");
+    W.line("(void)block_z0;");
+    // Rows of a ring before the stream's first load hold garbage; the
+    // stages read them only for rows no block stores.
+    W.line("// Row x of every field is loaded; stage s computes row x - its "
+           "lag.");
+    simple(Body, KernelOpKind::Loop,
+           "for (long x = an5d_first - " + str(P.HaloLo[0]) +
+               "; x <= an5d_end - 1 + " + str(P.HaloHi[0] + MaxLag) + ";)");
+    W.line("const bool an5d_load = an5d_in_grid && x >= 0 && x < an5d_ext0 "
+           "&& x <= an5d_end - 1 + " + str(P.HaloHi[0]) + ";");
+    flush(Body);
+    std::string Cell = "x";
+    for (unsigned D = 1; D < N; ++D)
+      Cell = "(" + Cell + ") * an5d_ext" + str(D) + " + an5d_c" + str(D);
+    std::vector<int64_t> Zero(innerDims(), 0);
+    for (unsigned K = 0; K < P.Slots.size(); ++K) {
+      const FieldInfo &FI = S.Fields[P.Slots[K].Field];
+      W.line("// " + FI.Array.Name +
+             (FI.Planes == 2
+                  ? ", plane (t0 + " + str(P.Slots[K].Parity) + ") & 1"
+                  : std::string()));
+      flush(Body);
+      KernelOp Ld;
+      Ld.Kind = KernelOpKind::SharedStore;
+      Ld.Dst = ringAt(K, "x", Zero);
+      Ld.Src = "an5d_load ? an5d_in[" + slotOffset(K) + " + " + Cell +
+               "] : (" + Elem + ")0";
+      FieldSource In;
+      In.Index = K;
+      Ld.Writes = {ringOperand(In, 0)};
+      Body.Ops.push_back(std::move(Ld));
+    }
+    simple(Body, KernelOpKind::Barrier);
+    for (unsigned G = 0; G < Stages; ++G)
+      n5dStage(Body, G);
+    W.line("// Every slot's rows as the launch leaves them.");
+    flush(Body);
+    for (unsigned K = 0; K < P.Slots.size(); ++K) {
+      FieldSource Src;
+      if (std::optional<unsigned> L = lastWriter(K, Degree)) {
+        Src.Input = false;
+        Src.Index = *L;
+      } else {
+        Src.Index = K;
+      }
+      std::string Row = "x - " + str(lagOf(Src));
+      std::string RowCell = "(" + Row + ")";
+      for (unsigned D = 1; D < N; ++D)
+        RowCell = "(" + RowCell + ") * an5d_ext" + str(D) + " + an5d_c" +
+                  str(D);
+      KernelOp St;
+      St.Kind = KernelOpKind::GlobalStore;
+      St.Test = "an5d_stores && " + Row + " >= an5d_first && " + Row +
+                " < an5d_end";
+      St.Dst = "an5d_out[" + slotOffset(K) + " + " + RowCell + "]";
+      St.Src = ringAt(ringOf(Src), Row, Zero);
+      St.Reads = {ringOperand(Src, -lagOf(Src))};
+      Body.Ops.push_back(std::move(St));
+    }
+    simple(Body, KernelOpKind::Advance, "x");
+    simple(Body, KernelOpKind::End);
+    W.endCapture();
+    if (Kernels.Drop)
+      for (auto It = Body.Ops.begin(); It != Body.Ops.end(); ++It)
+        if (It->Kind == *Kernels.Drop) {
+          Body.Ops.erase(It);
+          break;
+        }
+    std::string Error = verifyKernel(Body);
+    if (!Error.empty())
+      Kernels.Errors.push_back(Error);
+    printKernel(Body, W);
+    Kernels.Bodies.push_back(std::move(Body));
+    W.close();
+    W.line("");
+  }
+
+  void n5dRunFunction() {
+    const unsigned N = S.GridDims;
+    W.line("// Runs time steps t_first .. t_last of the scop on the GPU: "
+           "copies every field to the");
+    W.line("// device (the fields one after another, twice: launches read "
+           "one copy and write the");
+    W.line("// other), launches AN5D_BT steps at a time, copies the fields "
+           "back.");
+    W.line("static void an5d_run_" + Fn + "(" + runParams() + ")");
+    W.open("");
+    W.line("if (t_first > t_last)");
+    W.indent();
+    W.line("return; // the C loop would not change the fields");
+    W.dedent();
+    W.line("const size_t plane_cells = " + planeCells() + ";");
+    std::string Total;
+    for (size_t F = 0; F < S.Fields.size(); ++F)
+      Total += std::string(F ? " + " : "") + str(S.Fields[F].Planes) +
+               " * plane_cells";
+    W.line("const size_t cells = " + Total + ";");
+    W.line("const size_t device_bytes = cells * sizeof(" + Elem + ");");
+    W.line(Elem + " *grid = NULL;");
+    W.line("AN5D_CHECK(cudaMalloc((void **)&grid, 2 * device_bytes));");
+    std::string Offset = "0";
+    for (size_t F = 0; F < S.Fields.size(); ++F) {
+      const FieldInfo &FI = S.Fields[F];
+      W.line("AN5D_CHECK(cudaMemcpy(grid + " + Offset + ", host_" +
+             FI.Array.Name + ", " + str(FI.Planes) +
+             " * plane_cells * sizeof(" + Elem +
+             "), cudaMemcpyHostToDevice));");
+      Offset += " + " + str(FI.Planes) + " * plane_cells";
+    }
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      const ArrayInfo &C = S.CoefArrays[K];
+      std::string Cells = "(size_t)(an5d_coef" + str(K) +
+                          "_rows > 0 ? an5d_coef" + str(K) + "_rows : 0)";
+      for (size_t D = 1; D < C.Extents.size(); ++D)
+        Cells += " * an5d_coef" + str(K) + "_ext" + str(D);
+      W.line("const an5d_coef_copy coef_copy" + str(K) + "(coef_host" +
+             str(K) + ", " + Cells + " * sizeof(" + elemTypeName(C.Elem) +
+             "));");
+    }
+    if (P.SharedBytes > P.Gpu.DefaultSharedPerBlock) {
+      W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
+             " KiB of dynamic shared memory needs an opt-in.");
+      for (int64_t D = 1; D <= P.BT; ++D)
+        W.line("AN5D_CHECK(cudaFuncSetAttribute(" + n5dKernelName(D) +
+               ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
+               "AN5D_SM_BYTES));");
+    }
+    // Blocks: tiles along the dimensions after the first (innermost on
+    // x), stream blocks along the launch's last dimension.
+    std::string Counts;
+    for (unsigned D = N - 1; D >= 1; --D)
+      Counts += "an5d_blocks(an5d_ext" + str(D) + ", " + str(tileInterior(D)) +
+                "), ";
+    Counts += "an5d_blocks(an5d_ext0, AN5D_STREAM_BLOCK), ";
+    if (N == 2)
+      Counts += "1, ";
+    std::string Block = N == 2 ? "dim3(AN5D_TILE_X)"
+                               : "dim3(AN5D_TILE_X, AN5D_TILE_Y)";
+    W.line("int result = 0; // the copy the last launch wrote");
+    W.line("an5d_timed_run(grid, device_bytes, t_last - t_first + 1, [&] {");
+    W.indent();
+    W.line("long launches = 0;");
+    W.line("int current = 0;");
+    W.line("for (long step = t_first; step <= t_last; step += AN5D_BT) {");
+    W.indent();
+    W.line("const long degree = t_last - step + 1 < AN5D_BT ? t_last - step "
+           "+ 1 : AN5D_BT;");
+    W.line("const " + Elem + " *in = grid + (size_t)current * cells;");
+    W.line(Elem + " *out = grid + (size_t)(1 - current) * cells;");
+    W.line("launches += an5d_launch_parts(" + Counts +
+           "\"the tiles along " + S.Space[N - 1].Iter + "\",");
+    W.line("    [&](dim3 blocks, int block_y0, int block_z0) {");
+    W.indent();
+    W.indent();
+    W.line("switch (degree) {");
+    for (int64_t D = 1; D <= P.BT; ++D)
+      W.line((D == P.BT ? std::string("default") : "case " + str(D)) +
+             ": AN5D_LAUNCH(" + n5dKernelName(D) + ", blocks, " + Block +
+             ", AN5D_SM_BYTES, 0, " + n5dArgs() + "); break;");
+    W.line("}");
+    W.dedent();
+    W.dedent();
+    W.line("    });");
+    W.line("AN5D_CHECK(cudaGetLastError());");
+    W.line("current = 1 - current;");
+    W.dedent();
+    W.line("}");
+    W.line("result = current;");
+    W.line("return launches;");
+    W.dedent();
+    W.line("});");
+    W.line("AN5D_CHECK(cudaDeviceSynchronize());");
+    Offset = "0";
+    for (size_t F = 0; F < S.Fields.size(); ++F) {
+      const FieldInfo &FI = S.Fields[F];
+      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name +
+             ", grid + (size_t)result * cells + " + Offset + ", " +
+             str(FI.Planes) + " * plane_cells * sizeof(" + Elem +
+             "), cudaMemcpyDeviceToHost));");
+      Offset += " + " + str(FI.Planes) + " * plane_cells";
+    }
+    W.line("AN5D_CHECK(cudaFree(grid));");
     W.close();
     W.line("");
   }
@@ -512,6 +1002,7 @@ private:
   }
 
   const Stencil &S;
+  const FieldsAnalysis &A;
   const FieldsPlan &P;
   const SourceText &Src;
   GeneratedKernels &Kernels;
@@ -524,6 +1015,5 @@ private:
 std::string an5d::emitFieldsCuda(const Stencil &S, const FieldsAnalysis &A,
                                  const FieldsPlan &P, const SourceText &Src,
                                  GeneratedKernels &Kernels) {
-  (void)A; // the analysis proved the launches' cells independent
-  return FieldsEmitter(S, P, Src, Kernels).run();
+  return FieldsEmitter(S, A, P, Src, Kernels).run();
 }

@@ -68,6 +68,11 @@ private:
   std::string describe(size_t I) const {
     const KernelOp &Op = B.Ops[I];
     std::string D = Op.Dst.empty() ? Op.Src : Op.Dst;
+    // A code operation's first line names it; the message stays one line.
+    if (D.find('\n') != std::string::npos && D.find('\n') + 1 < D.size())
+      D = D.substr(0, D.find('\n')) + " ...";
+    else if (!D.empty() && D.back() == '\n')
+      D.pop_back();
     return D.size() > 60 ? D.substr(0, 60) + "..." : D;
   }
 

@@ -764,28 +764,207 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
 
 // --- Several fields ----------------------------------------------------------
 
-FieldsPlan an5d::makeFieldsPlan(const Stencil &S, const Target &Gpu) {
-  FieldsPlan P;
-  P.Gpu = Gpu;
-  // 256 threads, whole warps along the contiguous dimension.
-  switch (S.GridDims) {
-  case 1: P.Block = {256}; break;
-  case 2: P.Block = {32, 8}; break;
-  default: P.Block = {32, 4, 2}; break;
+namespace {
+
+/// The stages of BT steps, their sources and lags, and the ring's rows.
+void fieldStages(const Stencil &S, const FieldsAnalysis &A, FieldsPlan &P) {
+  // Slot of (field, parity): an in-place field has one.
+  auto slotOf = [&](unsigned Field, int64_t Parity) {
+    unsigned Par = S.Fields[Field].Planes == 2 ? (unsigned)(Parity & 1) : 0;
+    for (unsigned K = 0; K < P.Slots.size(); ++K)
+      if (P.Slots[K].Field == Field && P.Slots[K].Parity == Par)
+        return K;
+    P.Slots.push_back({Field, Par});
+    return (unsigned)P.Slots.size() - 1;
+  };
+  for (unsigned F = 0; F < S.Fields.size(); ++F)
+    for (unsigned Par = 0; Par < S.Fields[F].Planes; ++Par)
+      slotOf(F, Par);
+  // The plane an access selects, relative to the launch's first step.
+  auto parity = [&](const Access &X, int64_t Step) {
+    return Step + (X.TimeBase - AffineExpr::symbol(S.Time.Iter)).Constant;
+  };
+  std::vector<std::optional<unsigned>> Latest(P.Slots.size());
+  auto source = [&](unsigned Slot) {
+    FieldSource Src;
+    if (Latest[Slot]) {
+      Src.Input = false;
+      Src.Index = *Latest[Slot];
+    } else {
+      Src.Index = Slot;
+    }
+    return Src;
+  };
+  auto lagOf = [&](const FieldSource &Src) {
+    return Src.Input ? int64_t(0) : P.Stages[Src.Index].Lag;
+  };
+  for (int64_t Step = 0; Step < P.BT; ++Step)
+    for (unsigned Q = 0; Q < S.FieldStatements.size(); ++Q) {
+      const FieldStatement &F = S.FieldStatements[Q];
+      FieldStage G;
+      G.Statement = Q;
+      G.Step = Step;
+      G.Slot = slotOf(F.Field, parity(F.Write, Step));
+      G.Prev = source(G.Slot);
+      G.Lag = lagOf(G.Prev);
+      for (unsigned R = F.FirstRead; R < F.EndRead; ++R) {
+        const Access &X = S.Reads[R];
+        FieldSource Src = source(slotOf(X.Field, parity(X, Step)));
+        G.Reads.push_back(Src);
+        G.Lag = std::max(G.Lag, lagOf(Src) + A.ReadOffsets[R][0]);
+      }
+      Latest[G.Slot] = P.Stages.size();
+      P.Stages.push_back(std::move(G));
+    }
+  P.LastWriter = Latest;
+  // A row stays in its ring until the last stage reading it has.
+  int64_t Rows = 1;
+  for (const FieldStage &G : P.Stages) {
+    P.MaxLag = std::max(P.MaxLag, G.Lag);
+    const FieldStatement &F = S.FieldStatements[G.Statement];
+    Rows = std::max(Rows, G.Lag - lagOf(G.Prev) + 1);
+    for (unsigned R = F.FirstRead; R < F.EndRead; ++R)
+      Rows = std::max(Rows, G.Lag - lagOf(G.Reads[R - F.FirstRead]) -
+                                A.ReadOffsets[R][0] + 1);
   }
-  P.Threads = 1;
-  for (int64_t B : P.Block)
-    P.Threads *= B;
+  P.RingRows = 1;
+  while (P.RingRows < Rows)
+    P.RingRows *= 2;
+}
+
+} // namespace
+
+std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
+                                              const FieldsAnalysis &A,
+                                              const FieldsOptions &O,
+                                              const Target &Gpu,
+                                              FieldsPlan &P) {
+  P = FieldsPlan();
+  P.Gpu = Gpu;
   P.VerifyTolerance = verifyTolerance(S.Elem, /*FastMath=*/false);
-  return P;
+  // A 1D grid has no tile to block: naive.
+  P.Run = S.GridDims == 1 ? Scheme::Naive : O.Run;
+  auto fail = [](PlanError::Kind K, const std::string &Option,
+                 const std::string &Msg) {
+    PlanError E;
+    E.What = K;
+    E.Option = Option;
+    E.Message = Msg;
+    return E;
+  };
+  if (P.Run == Scheme::Naive) {
+    // 256 threads, whole warps along the contiguous dimension.
+    switch (S.GridDims) {
+    case 1: P.Block = {256}; break;
+    case 2: P.Block = {32, 8}; break;
+    default: P.Block = {32, 4, 2}; break;
+    }
+    P.Threads = 1;
+    for (int64_t B : P.Block)
+      P.Threads *= B;
+    return std::nullopt;
+  }
+  const unsigned D = S.GridDims;
+  P.StreamBlock = O.StreamBlock.value_or(128);
+  if (P.StreamBlock < 1 || P.StreamBlock > 1 << 20)
+    return fail(PlanError::Kind::OutOfRange, "--sl",
+                "--sl " + std::to_string(P.StreamBlock) +
+                    " is out of range; use 1 to 1048576 rows");
+  P.Tile = !O.Tile.empty() ? O.Tile
+           : D == 2        ? std::vector<int64_t>{128}
+                           : std::vector<int64_t>{8, 32};
+  if (P.Tile.size() != D - 1)
+    return fail(PlanError::Kind::Count, "-bS",
+                "-bS takes " + std::to_string(D - 1) + " size" +
+                    (D == 2 ? "" : "s") + " for this " + std::to_string(D) +
+                    "D grid (threads of a tile along the dimensions after "
+                    "the first)");
+  P.Threads = 1;
+  for (int64_t T : P.Tile)
+    P.Threads *= T;
+  if (P.Threads > Gpu.MaxThreadsPerBlock)
+    return fail(PlanError::Kind::TooManyThreads, "-bS",
+                "-bS asks for " + std::to_string(P.Threads) +
+                    " threads a block; the GPU takes at most " +
+                    std::to_string(Gpu.MaxThreadsPerBlock));
+  // Without -bT: the most steps, up to 4, whose rings fit 96 KiB (two
+  // blocks an SM) and leave each tile dimension half its threads.
+  const int64_t Elem = elemTypeBytes(S.Elem);
+  std::optional<PlanError> Last;
+  for (int64_t BT = O.BT.value_or(4); BT >= (O.BT ? *O.BT : 1); --BT) {
+    if (BT < 1 || BT > 64)
+      return fail(PlanError::Kind::OutOfRange, "-bT",
+                  "-bT " + std::to_string(BT) +
+                      " is out of range; use 1 to 64 steps a launch");
+    FieldsPlan Try = P;
+    Try.BT = BT;
+    fieldStages(S, A, Try);
+    Try.HaloLo.assign(D, 0);
+    Try.HaloHi.assign(D, 0);
+    for (size_t Q = 0; Q < S.FieldStatements.size(); ++Q)
+      for (unsigned Dm = 0; Dm < D; ++Dm) {
+        Try.HaloLo[Dm] += BT * A.ReachLo[Q][Dm];
+        Try.HaloHi[Dm] += BT * A.ReachHi[Q][Dm];
+      }
+    Try.SharedBytes = (int64_t)(Try.Slots.size() + Try.Stages.size()) *
+                      Try.RingRows * Try.Threads * Elem;
+    bool Fits = Try.SharedBytes <= (O.BT ? Gpu.SharedPerBlock : 96 * 1024);
+    for (unsigned Dm = 1; Dm < D; ++Dm) {
+      int64_t Inner = Try.Tile[Dm - 1] - Try.HaloLo[Dm] - Try.HaloHi[Dm];
+      Fits = Fits && Inner >= (O.BT ? 1 : Try.Tile[Dm - 1] / 2);
+    }
+    if (Fits) {
+      P = std::move(Try);
+      return std::nullopt;
+    }
+    Last = fail(PlanError::Kind::SharedMemory, O.BT ? "-bT" : "-bS",
+                "-bT " + std::to_string(BT) + " with tiles of " +
+                    std::to_string(Try.Threads) + " threads needs " +
+                    std::to_string(Try.SharedBytes) +
+                    " bytes of shared memory a block, or leaves a tile no "
+                    "cells inside its halo; use fewer steps or other tiles");
+  }
+  return Last;
 }
 
 void FieldsPlan::dump(llvm::raw_ostream &OS) const {
   OS << "plan (several fields)\n";
   OS << "  target: " << Gpu.Name << "\n";
-  OS << "  scheme: naive (one launch per statement and step)\n";
-  OS << "  block:";
-  for (size_t D = 0; D < Block.size(); ++D)
-    OS << (D ? " x " : " ") << Block[D];
-  OS << " (" << Threads << " threads, x along the innermost loop)\n";
+  if (Run == Scheme::Naive) {
+    OS << "  scheme: naive (one launch per statement and step)\n";
+    OS << "  block:";
+    for (size_t D = 0; D < Block.size(); ++D)
+      OS << (D ? " x " : " ") << Block[D];
+    OS << " (" << Threads << " threads, x along the innermost loop)\n";
+    return;
+  }
+  OS << "  scheme: N.5D, " << BT << " steps a launch\n";
+  OS << "  tile:";
+  for (size_t D = 0; D < Tile.size(); ++D)
+    OS << (D ? " x " : " ") << Tile[D];
+  OS << " threads; " << StreamBlock << " rows a block\n";
+  OS << "  halo below/above:";
+  for (size_t D = 0; D < HaloLo.size(); ++D)
+    OS << " " << HaloLo[D] << "/" << HaloHi[D];
+  OS << "\n";
+  OS << "  ring: " << RingRows << " rows; shared memory " << SharedBytes
+     << " bytes a block\n";
+  auto src = [](const FieldSource &X) {
+    return (X.Input ? "in" : "s") + std::to_string(X.Index);
+  };
+  for (size_t K = 0; K < Slots.size(); ++K)
+    OS << "  slot " << K << ": field " << Slots[K].Field << " parity "
+       << Slots[K].Parity << ", ends with "
+       << (LastWriter[K] ? "s" + std::to_string(*LastWriter[K])
+                         : std::string("its input"))
+       << "\n";
+  for (size_t G = 0; G < Stages.size(); ++G) {
+    const FieldStage &X = Stages[G];
+    OS << "  stage s" << G << ": statement " << X.Statement << " step "
+       << X.Step << " -> slot " << X.Slot << ", lag " << X.Lag
+       << ", else " << src(X.Prev) << ", reads";
+    for (const FieldSource &R : X.Reads)
+      OS << " " << src(R);
+    OS << "\n";
+  }
 }

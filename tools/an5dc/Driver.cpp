@@ -311,25 +311,44 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
                  << " is not available for it yet\n";
     return 1;
   }
-  const std::pair<bool, const char *> NotNaive[] = {
-      {O.BT.has_value(), "-bT"},
-      {O.BS.has_value(), "-bS"},
-      {O.StreamBlock.has_value(), "--sl"},
+  FieldsOptions FO;
+  FO.Run = O.Run.value_or(Scheme::N5D);
+  if (S.GridDims == 1)
+    FO.Run = Scheme::Naive; // nothing to tile
+  const bool Naive = FO.Run == Scheme::Naive;
+  // What neither scheme for several fields reads is said, not ignored.
+  const std::pair<bool, const char *> Unused[] = {
+      {Naive && O.BT.has_value(), "-bT"},
+      {Naive && O.BS.has_value(), "-bS"},
+      {Naive && O.StreamBlock.has_value(), "--sl"},
       {O.Cells.has_value(), "--cells"},
       {O.HaloRows.has_value(), "--halo-rows"},
       {O.VecK.has_value(), "--kvec"},
       {O.Kernel.has_value(), "--opt"},
       {O.Prefetch.has_value(), "--prefetch"}};
-  for (const auto &[Given, Name] : NotNaive)
+  for (const auto &[Given, Name] : Unused)
     if (Given)
       llvm::errs() << "an5dc: warning: " << Name
-                   << " has no effect: a time step of several fields runs "
-                      "with the naive scheme (N.5D blocking of several "
-                      "fields is not built yet)\n";
+                   << " has no effect on a time step of several fields"
+                   << (Naive ? " run with the naive scheme" : "") << "\n";
+  if (O.BT)
+    FO.BT = *O.BT;
+  if (O.StreamBlock)
+    FO.StreamBlock = *O.StreamBlock;
+  if (O.BS && !O.BS->empty() && !parseBlockSizes(*O.BS, FO.Tile)) {
+    llvm::errs() << "an5dc: error: -bS '" << *O.BS
+                 << "' is not a size or a pair of sizes, e.g. -bS 128 or "
+                    "-bS 8,32\n";
+    return 1;
+  }
   DeviceSpec Dev;
   if (!chooseDevice(O, Dev))
     return 1;
-  FieldsPlan P = makeFieldsPlan(S, Dev);
+  FieldsPlan P;
+  if (std::optional<PlanError> E = makeFieldsPlan(S, *A, FO, Dev, P)) {
+    llvm::errs() << "an5dc: error: " << E->Message << "\n";
+    return 1;
+  }
   if (O.Dump == DumpStage::Plan) {
     P.dump(llvm::outs());
     return 0;
