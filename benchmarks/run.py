@@ -20,8 +20,9 @@ another (the files of DIR travel between them):
       and precision from FILE (benchmarks/tuned-h200.csv: the best of the
       sweeps in docs/performance.md) instead of the sweep lists; --defaults
       takes the model's choice (an5dc with no parameters, for --gpu).
-      --stencils also takes the wave equation of benchmarks/forms (wave2d,
-      wave3d: three time levels), which the default set leaves out.
+      --stencils also takes the programs of benchmarks/forms, which the
+      default set leaves out: the wave equation (wave2d, wave3d: three time
+      levels) and PolyBench's fdtd-2d (fdtd2d: three fields a step).
 
   run.py measure --dir DIR --csv OUT.csv [--size2d 16384] [--size3d 512]
                  [--steps 1000] [--repeat 5] [--maxrreg 0,64] [--check]
@@ -91,8 +92,12 @@ STENCILS = sorted(os.path.basename(f)[:-2] for f in os.listdir(HERE)
 # default set, which is Table 3's): FLOP per cell, from their headers.
 # Three time levels: a launch of degree bT > 1 reads two planes and writes
 # two levels per cell (bT 1 and naive: reads two, writes one).
-FORMS = {"wave2d": 9, "wave3d": 11}
+FORMS = {"wave2d": 9, "wave3d": 11, "fdtd2d": 11}
 THREE_LEVELS = {"wave2d", "wave3d"}
+# Several fields (their count): a launch reads and writes every field once
+# (N.5D; the bound counts the same for the naive scheme, whose statements
+# move 10 words a cell and step, partly caught by the caches).
+FIELDS = {"fdtd2d": 3}
 
 def source_of(name):
     """The C program of benchmark NAME: benchmarks/NAME.c or forms/NAME.c."""
@@ -102,6 +107,8 @@ def words_per_cell(name, bt):
     """Words one launch of degree BT reads and writes per cell."""
     if name in THREE_LEVELS:
         return 3 if bt == 1 else 4
+    if name in FIELDS:
+        return 2 * FIELDS[name]
     return 2
 
 def radius_of(name):

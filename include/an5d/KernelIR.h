@@ -58,6 +58,10 @@ struct Operand {
   int64_t Part = 0;
   RowValue Value;
   int64_t Modulo = 0;
+  /// A shared buffer's element the thread itself stores (its own column):
+  /// its reads need no barrier after its own store, and other threads'
+  /// stores do not touch it.
+  bool OwnElement = false;
 };
 
 enum class KernelOpKind {

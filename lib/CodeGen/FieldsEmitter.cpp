@@ -12,6 +12,7 @@
 #include "Emitter.h"
 
 #include <cctype>
+#include <set>
 
 using namespace an5d;
 using namespace an5d::codegen;
@@ -405,8 +406,10 @@ private:
 
   /// The shared-buffer operand of a source's ring at row Row after the
   /// streaming counter x (what the verifier follows).
-  Operand ringOperand(const FieldSource &X, int64_t Row) const {
+  Operand ringOperand(const FieldSource &X, int64_t Row,
+                      bool Own = true) const {
     Operand O;
+    O.OwnElement = Own;
     O.Where = Place::SharedBuffer;
     O.Name = "ring" + str(ringOf(X));
     O.Part = Row;
@@ -436,10 +439,58 @@ private:
     Body.Ops.push_back(std::move(Op));
   }
 
+  /// Keys (ring, row after the counter) of shared rows stored, and read at
+  /// another thread's element, since the last barrier.
+  struct Epoch {
+    std::set<std::pair<std::string, int64_t>> Stored, ReadByOthers;
+  };
+  static std::pair<std::string, int64_t> keyOf(const Operand &O) {
+    return {O.Name, ((O.Part % O.Modulo) + O.Modulo) % O.Modulo};
+  }
+  /// A barrier goes before an operation only where it reads another
+  /// thread's element stored in this epoch, or stores where another
+  /// thread read: most stages read their neighbours in rows of earlier
+  /// iterations (their lag), which a barrier already separates.
+  bool needsBarrier(const Epoch &E, const std::vector<Operand> &Reads,
+                    const std::vector<Operand> &Writes) const {
+    for (const Operand &O : Reads)
+      if (!O.OwnElement && E.Stored.count(keyOf(O)))
+        return true;
+    for (const Operand &O : Writes)
+      if (E.ReadByOthers.count(keyOf(O)))
+        return true;
+    return false;
+  }
+  static void note(Epoch &E, const std::vector<Operand> &Reads,
+                   const std::vector<Operand> &Writes) {
+    for (const Operand &O : Reads)
+      if (!O.OwnElement)
+        E.ReadByOthers.insert(keyOf(O));
+    for (const Operand &O : Writes)
+      E.Stored.insert(keyOf(O));
+  }
+
   /// One stage: statement G.Statement at step G.Step, row `x - lag`.
-  void n5dStage(KernelBody &Body, unsigned GI) {
+  void n5dStage(KernelBody &Body, unsigned GI, Epoch &E) {
     const FieldStage &G = P.Stages[GI];
     const FieldStatement &F = S.FieldStatements[G.Statement];
+    std::vector<Operand> Reads = {ringOperand(G.Prev, -G.Lag)};
+    for (unsigned R = F.FirstRead; R < F.EndRead; ++R) {
+      const std::vector<int64_t> &O = A.ReadOffsets[R];
+      bool Own = std::all_of(O.begin() + 1, O.end(),
+                             [](int64_t V) { return V == 0; });
+      Reads.push_back(
+          ringOperand(G.Reads[R - F.FirstRead], O[0] - G.Lag, Own));
+    }
+    FieldSource Self;
+    Self.Input = false;
+    Self.Index = GI;
+    std::vector<Operand> Writes = {ringOperand(Self, -G.Lag)};
+    if (needsBarrier(E, Reads, Writes)) {
+      simple(Body, KernelOpKind::Barrier);
+      E = Epoch();
+    }
+    note(E, Reads, Writes);
     W.line("// s" + str(GI) + ": step " + str(G.Step) + ", " +
            statementText(G.Statement) + " (lag " + str(G.Lag) + ")");
     simple(Body, KernelOpKind::Scope);
@@ -464,14 +515,12 @@ private:
       }
       Inside += (Inside.empty() ? "" : " && ") + Test;
     }
-    std::vector<Operand> Reads = {ringOperand(G.Prev, -G.Lag)};
     std::vector<std::string> ReadText(S.Reads.size());
     for (unsigned R = F.FirstRead; R < F.EndRead; ++R) {
       const std::vector<int64_t> &O = A.ReadOffsets[R];
       std::vector<int64_t> Inner(O.begin() + 1, O.end());
       const FieldSource &Src = G.Reads[R - F.FirstRead];
       ReadText[R] = ringAt(ringOf(Src), "an5d_row + " + str(O[0]), Inner);
-      Reads.push_back(ringOperand(Src, O[0] - G.Lag));
     }
     std::vector<std::string> CoefText(S.CoefReads.size());
     for (unsigned R = F.FirstCoefRead; R < F.EndCoefRead; ++R)
@@ -493,14 +542,11 @@ private:
     St.Kind = KernelOpKind::SharedStore;
     St.Dst = ringAt((unsigned)P.Slots.size() + GI, "an5d_row", Zero);
     St.Src = "an5d_value";
-    FieldSource Self;
-    Self.Input = false;
-    Self.Index = GI;
-    St.Writes = {ringOperand(Self, -G.Lag)};
+    St.Writes = std::move(Writes);
     Body.Ops.push_back(std::move(St));
     simple(Body, KernelOpKind::End);
-    simple(Body, KernelOpKind::Barrier);
   }
+
 
   void n5dKernel(int64_t Degree) {
     const unsigned N = S.GridDims;
@@ -590,9 +636,15 @@ private:
       Ld.Writes = {ringOperand(In, 0)};
       Body.Ops.push_back(std::move(Ld));
     }
-    simple(Body, KernelOpKind::Barrier);
+    // The barrier that ends each iteration starts this epoch empty.
+    Epoch E;
+    for (unsigned K = 0; K < P.Slots.size(); ++K) {
+      FieldSource In;
+      In.Index = K;
+      note(E, {}, {ringOperand(In, 0)});
+    }
     for (unsigned G = 0; G < Stages; ++G)
-      n5dStage(Body, G);
+      n5dStage(Body, G, E);
     W.line("// Every slot's rows as the launch leaves them.");
     flush(Body);
     for (unsigned K = 0; K < P.Slots.size(); ++K) {
@@ -617,6 +669,9 @@ private:
       St.Reads = {ringOperand(Src, -lagOf(Src))};
       Body.Ops.push_back(std::move(St));
     }
+    // The next iteration's loads and stages overwrite ring rows this one
+    // read at other threads' elements.
+    simple(Body, KernelOpKind::Barrier);
     simple(Body, KernelOpKind::Advance, "x");
     simple(Body, KernelOpKind::End);
     W.endCapture();

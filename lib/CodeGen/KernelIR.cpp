@@ -65,7 +65,8 @@ static std::string operandText(const Operand &O, const std::string &Counter) {
             std::to_string(O.Modulo);
   else if (O.Where == Place::SharedBuffer && O.Part)
     Name += "#" + std::to_string(O.Part);
-  return Name + "{" + valueText(O.Value, Counter) + "}";
+  return Name + (O.OwnElement ? "(own)" : "") + "{" +
+         valueText(O.Value, Counter) + "}";
 }
 
 void KernelBody::dump(llvm::raw_ostream &OS) const {

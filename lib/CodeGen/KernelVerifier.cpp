@@ -99,7 +99,8 @@ private:
     if (S.InFlight.count(K))
       fail(where(I) + " reads " + O.Name + " before a wait covers its "
            "asynchronous copy");
-    if (O.Where == Place::SharedBuffer) {
+    // A thread's own element is its own store: no other thread's.
+    if (O.Where == Place::SharedBuffer && !O.OwnElement) {
       if (S.Stored.count(K))
         fail(where(I) + " reads shared buffer " + O.Name +
              " before the barrier that follows its store");

@@ -325,7 +325,10 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
       {O.HaloRows.has_value(), "--halo-rows"},
       {O.VecK.has_value(), "--kvec"},
       {O.Kernel.has_value(), "--opt"},
-      {O.Prefetch.has_value(), "--prefetch"}};
+      {O.Prefetch.has_value(), "--prefetch"},
+      {O.MinBlocks.has_value(), "--min-blocks"},
+      {O.SmVec.has_value(), "--sm-vec"},
+      {O.AsyncPrefetch.has_value(), "--async-prefetch"}};
   for (const auto &[Given, Name] : Unused)
     if (Given)
       llvm::errs() << "an5dc: warning: " << Name
