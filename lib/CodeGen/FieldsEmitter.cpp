@@ -19,6 +19,10 @@ using namespace an5d::codegen;
 
 namespace {
 
+/// Room left below INT_MAX for a tile's halo and a stream block's rows
+/// past the grid's last cell, which the kernels compute in int.
+constexpr int64_t kIndexMargin = 1 << 20;
+
 class FieldsEmitter {
 public:
   FieldsEmitter(const Stencil &S, const FieldsAnalysis &A, const FieldsPlan &P,
@@ -113,7 +117,7 @@ private:
       W.line("//   from global memory.");
     }
     W.line("// Build: nvcc -O3 -arch=sm_" + str(P.Gpu.ComputeCapability) +
-           " <this file>");
+           " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
     W.line("");
   }
 
@@ -494,7 +498,9 @@ private:
     W.line("// s" + str(GI) + ": step " + str(G.Step) + ", " +
            statementText(G.Statement) + " (lag " + str(G.Lag) + ")");
     simple(Body, KernelOpKind::Scope);
-    W.line("const long an5d_row = x - " + str(G.Lag) + ";");
+    // Coordinates in int (extents are checked to fit): 64-bit ones made
+    // ptxas spill at the deeper degrees.
+    W.line("const int an5d_row = x - " + str(G.Lag) + ";");
     std::vector<std::string> Coord = {"an5d_row"};
     for (unsigned D = 1; D < S.GridDims; ++D)
       Coord.push_back("an5d_c" + str(D));
@@ -507,11 +513,11 @@ private:
       std::string Test;
       if (F.LoopOf[D] >= 0) {
         const Loop &L = F.Loops[F.LoopOf[D]];
-        W.line("const long " + L.Iter + " = " + Coord[D] + ";");
+        W.line("const int " + L.Iter + " = " + Coord[D] + ";");
         Test = "(" + L.Lower.str() + ") <= " + L.Iter + " && " + L.Iter +
                " <= (" + L.Upper.str() + ")";
       } else {
-        Test = Coord[D] + " == (long)(" + F.Write.Space[D].str() + ")";
+        Test = Coord[D] + " == (" + F.Write.Space[D].str() + ")";
       }
       Inside += (Inside.empty() ? "" : " && ") + Test;
     }
@@ -587,7 +593,7 @@ private:
       std::string Thread = IsX ? "an5d_tx" : "an5d_ty";
       std::string Block = IsX ? "(long)blockIdx.x"
                               : "(long)(block_y0 + blockIdx.y)";
-      W.line("const long an5d_c" + str(D) + " = " + Block + " * " +
+      W.line("const int an5d_c" + str(D) + " = (int)" + Block + " * " +
              str(tileInterior(D)) + " - " + str(P.HaloLo[D]) + " + " +
              Thread + "; // along " + S.Space[D].Iter);
       InGrid += std::string(InGrid.empty() ? "" : " && ") + "an5d_c" +
@@ -599,10 +605,10 @@ private:
     W.line("const bool an5d_stores = an5d_in_grid" + Stores + ";");
     std::string StreamBlock = N == 2 ? "(long)(block_y0 + blockIdx.y)"
                                      : "(long)(block_z0 + blockIdx.z)";
-    W.line("const long an5d_first = " + StreamBlock +
+    W.line("const int an5d_first = (int)" + StreamBlock +
            " * AN5D_STREAM_BLOCK; // the rows this block stores");
-    W.line("const long an5d_end = an5d_first + AN5D_STREAM_BLOCK < an5d_ext0 "
-           "? an5d_first + AN5D_STREAM_BLOCK : an5d_ext0;");
+    W.line("const int an5d_end = an5d_first + AN5D_STREAM_BLOCK < an5d_ext0 "
+           "? an5d_first + AN5D_STREAM_BLOCK : (int)an5d_ext0;");
     W.line("(void)block_y0;");
     W.line("(void)block_z0;");
     // Rows of a ring before the stream's first load hold garbage; the
@@ -610,7 +616,7 @@ private:
     W.line("// Row x of every field is loaded; stage s computes row x - its "
            "lag.");
     simple(Body, KernelOpKind::Loop,
-           "for (long x = an5d_first - " + str(P.HaloLo[0]) +
+           "for (int x = an5d_first - " + str(P.HaloLo[0]) +
                "; x <= an5d_end - 1 + " + str(P.HaloHi[0] + MaxLag) + ";)");
     W.line("const bool an5d_load = an5d_in_grid && x >= 0 && x < an5d_ext0 "
            "&& x <= an5d_end - 1 + " + str(P.HaloHi[0]) + ";");
@@ -704,6 +710,12 @@ private:
     W.indent();
     W.line("return; // the C loop would not change the fields");
     W.dedent();
+    W.line("// The kernels index each dimension with int.");
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      W.line("if (an5d_ext" + str(D) + " > AN5D_MAX_EXTENT - " +
+             str(kIndexMargin) + ") an5d_size_error(\"the extent along " +
+             S.Space[D].Iter + "\", an5d_ext" + str(D) + ", AN5D_MAX_EXTENT - " +
+             str(kIndexMargin) + ");");
     W.line("const size_t plane_cells = " + planeCells() + ";");
     std::string Total;
     for (size_t F = 0; F < S.Fields.size(); ++F)
@@ -843,6 +855,12 @@ private:
     W.indent();
     W.line("return; // the C loop would not change the fields");
     W.dedent();
+    W.line("// The kernels index each dimension with int.");
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      W.line("if (an5d_ext" + str(D) + " > AN5D_MAX_EXTENT - " +
+             str(kIndexMargin) + ") an5d_size_error(\"the extent along " +
+             S.Space[D].Iter + "\", an5d_ext" + str(D) + ", AN5D_MAX_EXTENT - " +
+             str(kIndexMargin) + ");");
     W.line("const size_t plane_cells = " + planeCells() + ";");
     std::string Total;
     for (size_t F = 0; F < S.Fields.size(); ++F)

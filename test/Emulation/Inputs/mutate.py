@@ -3,7 +3,7 @@
 usage: mutate.py wait|sync IN.cu OUT.cu
 
 Removes the first __pipeline_wait_prior(...) (wait) or __syncthreads() (sync)
-after the file's first `for (;;)` (or `for (long x = `, in a file of several
+after the file's first `for (;;)` (or `for (int x = `, in a file of several
 fields), the streaming loop of its first kernel, and
 prints the kernel and the removed line so that the test can check where the
 mutation happened. Fails when there is none.
@@ -18,7 +18,7 @@ STATEMENTS = {"wait": re.compile(r"__pipeline_wait_prior\([^;]*\);[^\n]*"),
 def main():
     what, src, dst = sys.argv[1:4]
     text = open(src).read()
-    loop = re.search(r"for \(;;\)|for \(long x = ", text).start()
+    loop = re.search(r"for \(;;\)|for \(int x = ", text).start()
     head = re.findall(r"__global__ void [^\n]*", text[:loop])[-1]
     kernel = [n for n in re.findall(r"(\w+)\(", head) if n != "__launch_bounds__"][0]
     found = STATEMENTS[what].search(text, loop)
