@@ -865,7 +865,9 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
     return std::nullopt;
   }
   const unsigned D = S.GridDims;
-  P.StreamBlock = O.StreamBlock.value_or(128);
+  // Defaults from a sweep of fdtd-2d on an H200 (bT 4-8, tiles of 64 and
+  // 128, 256 and 512 rows; benchmarks/results/log-2026-11-28-fields.md).
+  P.StreamBlock = O.StreamBlock.value_or(256);
   if (P.StreamBlock < 1 || P.StreamBlock > 1 << 20)
     return fail(PlanError::Kind::OutOfRange, "--sl",
                 "--sl " + std::to_string(P.StreamBlock) +
@@ -887,11 +889,11 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
                 "-bS asks for " + std::to_string(P.Threads) +
                     " threads a block; the GPU takes at most " +
                     std::to_string(Gpu.MaxThreadsPerBlock));
-  // Without -bT: the most steps, up to 4, whose rings fit 96 KiB (two
+  // Without -bT: the most steps, up to 6, whose rings fit 96 KiB (two
   // blocks an SM) and leave each tile dimension half its threads.
   const int64_t Elem = elemTypeBytes(S.Elem);
   std::optional<PlanError> Last;
-  for (int64_t BT = O.BT.value_or(4); BT >= (O.BT ? *O.BT : 1); --BT) {
+  for (int64_t BT = O.BT.value_or(6); BT >= (O.BT ? *O.BT : 1); --BT) {
     if (BT < 1 || BT > 64)
       return fail(PlanError::Kind::OutOfRange, "-bT",
                   "-bT " + std::to_string(BT) +
