@@ -461,7 +461,9 @@ struct FieldsPlan {
 
 /// What the user asked of a several-field plan; unset: the plan's choice.
 struct FieldsOptions {
-  Scheme Run = Scheme::N5D;
+  /// Unset: N.5D in 2D, and in 3D where -bT, -bS or --sl asks for it
+  /// (the naive scheme measured faster there), naive in 1D.
+  std::optional<Scheme> Run;
   std::optional<int64_t> BT, StreamBlock;
   std::vector<int64_t> Tile;
 };

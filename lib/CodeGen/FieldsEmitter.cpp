@@ -103,7 +103,8 @@ private:
       std::string Tile;
       for (size_t D = 0; D < P.Tile.size(); ++D)
         Tile += (D ? " x " : "") + str(P.Tile[D]);
-      W.line("// Scheme: N.5D, " + str(P.BT) + " steps a launch: a block "
+      W.line("// Scheme: N.5D, " + str(P.BT) + " step" +
+             (P.BT == 1 ? "" : "s") + " a launch: a block "
              "streams " + str(P.StreamBlock) + " rows along " +
              S.Space[0].Iter + " over a tile");
       W.line("//   of " + Tile + " threads (its halo included); every "

@@ -842,8 +842,15 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
   P = FieldsPlan();
   P.Gpu = Gpu;
   P.VerifyTolerance = verifyTolerance(S.Elem, /*FastMath=*/false);
-  // A 1D grid has no tile to block: naive.
-  P.Run = S.GridDims == 1 ? Scheme::Naive : O.Run;
+  // A 1D grid has no tile to block: naive. In 3D the N.5D kernel ran
+  // slower than the naive scheme on an H200 for every tile and degree
+  // tried (benchmarks/results/log-2026-11-28-fields.md): naive unless its
+  // parameters are given.
+  bool Asked = O.BT || O.StreamBlock || !O.Tile.empty();
+  P.Run = S.GridDims == 1 ? Scheme::Naive
+          : O.Run         ? *O.Run
+          : S.GridDims == 3 && !Asked ? Scheme::Naive
+                                      : Scheme::N5D;
   auto fail = [](PlanError::Kind K, const std::string &Option,
                  const std::string &Msg) {
     PlanError E;
@@ -874,7 +881,7 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
                     " is out of range; use 1 to 1048576 rows");
   P.Tile = !O.Tile.empty() ? O.Tile
            : D == 2        ? std::vector<int64_t>{128}
-                           : std::vector<int64_t>{8, 32};
+                           : std::vector<int64_t>{16, 16};
   if (P.Tile.size() != D - 1)
     return fail(PlanError::Kind::Count, "-bS",
                 "-bS takes " + std::to_string(D - 1) + " size" +
@@ -940,7 +947,8 @@ void FieldsPlan::dump(llvm::raw_ostream &OS) const {
     OS << " (" << Threads << " threads, x along the innermost loop)\n";
     return;
   }
-  OS << "  scheme: N.5D, " << BT << " steps a launch\n";
+  OS << "  scheme: N.5D, " << BT << " step" << (BT == 1 ? "" : "s")
+     << " a launch\n";
   OS << "  tile:";
   for (size_t D = 0; D < Tile.size(); ++D)
     OS << (D ? " x " : " ") << Tile[D];

@@ -312,10 +312,9 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
     return 1;
   }
   FieldsOptions FO;
-  FO.Run = O.Run.value_or(Scheme::N5D);
-  if (S.GridDims == 1)
-    FO.Run = Scheme::Naive; // nothing to tile
-  const bool Naive = FO.Run == Scheme::Naive;
+  FO.Run = O.Run;
+  // 1D has nothing to tile; --scheme=naive asks for none.
+  const bool Naive = S.GridDims == 1 || O.Run == Scheme::Naive;
   // What neither scheme for several fields reads is said, not ignored.
   const std::pair<bool, const char *> Unused[] = {
       {Naive && O.BT.has_value(), "-bT"},
