@@ -576,18 +576,7 @@ void Emitter::divisionHelpers() {
 std::string codegen::wide(const std::string &Name) { return "(long)" + Name; }
 
 void Emitter::userProgram() {
-  const std::string &T = Src.Text;
-  W.raw("// ---- " + Src.FileName + ", the scop region replaced ----");
-  W.raw("#line 1 \"" + Src.FileName + "\"");
-  std::string Before = T.substr(0, Src.ScopBegin);
-  // CodeWriter::raw adds the newline of each line; the user's text keeps
-  // its own, so append the text in one piece (minus its last newline).
-  if (!Before.empty()) {
-    if (Before.back() == '\n')
-      Before.pop_back();
-    W.raw(Before);
-  }
-  unsigned FirstLine = 1 + std::count(T.begin(), T.begin() + Src.ScopBegin, '\n');
+  unsigned FirstLine = writeTextBeforeScop(W, Src);
   // Indent the replacement like the pragma line.
   std::string In = Src.Indent;
   auto line = [&](const std::string &L) { W.raw(L.empty() ? L : In + L); };
@@ -691,6 +680,26 @@ void Emitter::userProgram() {
   if (S.Form == StencilForm::PointerSwap)
     pointerSwapEpilogue(line);
   line("}");
+  writeTextAfterScop(W, Src);
+}
+
+unsigned codegen::writeTextBeforeScop(CodeWriter &W, const SourceText &Src) {
+  const std::string &T = Src.Text;
+  W.raw("// ---- " + Src.FileName + ", the scop region replaced ----");
+  W.raw("#line 1 \"" + Src.FileName + "\"");
+  std::string Before = T.substr(0, Src.ScopBegin);
+  // CodeWriter::raw adds the newline of each line; the user's text keeps
+  // its own, so append the text in one piece (minus its last newline).
+  if (!Before.empty()) {
+    if (Before.back() == '\n')
+      Before.pop_back();
+    W.raw(Before);
+  }
+  return 1 + std::count(T.begin(), T.begin() + Src.ScopBegin, '\n');
+}
+
+void codegen::writeTextAfterScop(CodeWriter &W, const SourceText &Src) {
+  const std::string &T = Src.Text;
   W.raw("#line " + str(Src.EndLine + 1) + " \"" + Src.FileName + "\"");
   std::string After = T.substr(Src.ScopEnd);
   if (!After.empty() && After.back() == '\n')

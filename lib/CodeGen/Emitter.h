@@ -91,6 +91,11 @@ UserNames chooseUserNames(const Stencil &S, const StencilAnalysis &A,
 void writePreludeCommon(CodeWriter &W, const SourceText &Src,
                         const Target &Gpu, bool Mpi, bool Pipeline,
                         bool OwnCodeOnly);
+/// The user's file up to the scop region (after a marker line and
+/// '#line 1'); returns the line the region starts on.
+unsigned writeTextBeforeScop(CodeWriter &W, const SourceText &Src);
+/// The user's file after the region, its line numbers restored.
+void writeTextAfterScop(CodeWriter &W, const SourceText &Src);
 /// The names of the -D macros, in order, once each; an5dc's own AN5D_
 /// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
 std::vector<std::string> userMacroNames(const SourceText &Src);

@@ -705,46 +705,7 @@ private:
            "one copy and write the");
     W.line("// other), launches AN5D_BT steps at a time, copies the fields "
            "back.");
-    W.line("static void an5d_run_" + Fn + "(" + runParams() + ")");
-    W.open("");
-    W.line("if (t_first > t_last)");
-    W.indent();
-    W.line("return; // the C loop would not change the fields");
-    W.dedent();
-    W.line("// The kernels index each dimension with int.");
-    for (unsigned D = 0; D < S.GridDims; ++D)
-      W.line("if (an5d_ext" + str(D) + " > AN5D_MAX_EXTENT - " +
-             str(kIndexMargin) + ") an5d_size_error(\"the extent along " +
-             S.Space[D].Iter + "\", an5d_ext" + str(D) + ", AN5D_MAX_EXTENT - " +
-             str(kIndexMargin) + ");");
-    W.line("const size_t plane_cells = " + planeCells() + ";");
-    std::string Total;
-    for (size_t F = 0; F < S.Fields.size(); ++F)
-      Total += std::string(F ? " + " : "") + str(S.Fields[F].Planes) +
-               " * plane_cells";
-    W.line("const size_t cells = " + Total + ";");
-    W.line("const size_t device_bytes = cells * sizeof(" + Elem + ");");
-    W.line(Elem + " *grid = NULL;");
-    W.line("AN5D_CHECK(cudaMalloc((void **)&grid, 2 * device_bytes));");
-    std::string Offset = "0";
-    for (size_t F = 0; F < S.Fields.size(); ++F) {
-      const FieldInfo &FI = S.Fields[F];
-      W.line("AN5D_CHECK(cudaMemcpy(grid + " + Offset + ", host_" +
-             FI.Array.Name + ", " + str(FI.Planes) +
-             " * plane_cells * sizeof(" + Elem +
-             "), cudaMemcpyHostToDevice));");
-      Offset += " + " + str(FI.Planes) + " * plane_cells";
-    }
-    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
-      const ArrayInfo &C = S.CoefArrays[K];
-      std::string Cells = "(size_t)(an5d_coef" + str(K) +
-                          "_rows > 0 ? an5d_coef" + str(K) + "_rows : 0)";
-      for (size_t D = 1; D < C.Extents.size(); ++D)
-        Cells += " * an5d_coef" + str(K) + "_ext" + str(D);
-      W.line("const an5d_coef_copy coef_copy" + str(K) + "(coef_host" +
-             str(K) + ", " + Cells + " * sizeof(" + elemTypeName(C.Elem) +
-             "));");
-    }
+    runHead(2);
     if (P.SharedBytes > P.Gpu.DefaultSharedPerBlock) {
       W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
              " KiB of dynamic shared memory needs an opt-in.");
@@ -797,19 +758,7 @@ private:
     W.line("return launches;");
     W.dedent();
     W.line("});");
-    W.line("AN5D_CHECK(cudaDeviceSynchronize());");
-    Offset = "0";
-    for (size_t F = 0; F < S.Fields.size(); ++F) {
-      const FieldInfo &FI = S.Fields[F];
-      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name +
-             ", grid + (size_t)result * cells + " + Offset + ", " +
-             str(FI.Planes) + " * plane_cells * sizeof(" + Elem +
-             "), cudaMemcpyDeviceToHost));");
-      Offset += " + " + str(FI.Planes) + " * plane_cells";
-    }
-    W.line("AN5D_CHECK(cudaFree(grid));");
-    W.close();
-    W.line("");
+    runTail("(size_t)result");
   }
 
   /// "(size_t)(ext0) * (ext1)": cells of one plane of the grid, host side.
@@ -850,50 +799,10 @@ private:
     W.line("// turn every step, copies the fields back. Bounds are 64-bit: "
            "loops C would not run");
     W.line("// do nothing.");
-    W.line("static void an5d_run_" + Fn + "(" + runParams() + ")");
-    W.open("");
-    W.line("if (t_first > t_last)");
-    W.indent();
-    W.line("return; // the C loop would not change the fields");
-    W.dedent();
-    W.line("// The kernels index each dimension with int.");
-    for (unsigned D = 0; D < S.GridDims; ++D)
-      W.line("if (an5d_ext" + str(D) + " > AN5D_MAX_EXTENT - " +
-             str(kIndexMargin) + ") an5d_size_error(\"the extent along " +
-             S.Space[D].Iter + "\", an5d_ext" + str(D) + ", AN5D_MAX_EXTENT - " +
-             str(kIndexMargin) + ");");
-    W.line("const size_t plane_cells = " + planeCells() + ";");
-    std::string Total;
+    runHead(1);
     for (size_t F = 0; F < S.Fields.size(); ++F)
-      Total += std::string(F ? " + " : "") + str(S.Fields[F].Planes) +
-               " * plane_cells";
-    W.line("const size_t device_bytes = (" + Total + ") * sizeof(" + Elem +
-           ");");
-    W.line(Elem + " *grid = NULL;");
-    W.line("AN5D_CHECK(cudaMalloc((void **)&grid, device_bytes));");
-    std::string Offset = "0";
-    for (size_t F = 0; F < S.Fields.size(); ++F) {
-      const FieldInfo &FI = S.Fields[F];
-      W.line(Elem + " *const device_" + str(F) + " = grid + " + Offset +
-             "; // " + FI.Array.Name);
-      W.line("AN5D_CHECK(cudaMemcpy(device_" + str(F) + ", host_" +
-             FI.Array.Name + ", " + str(FI.Planes) + " * plane_cells * sizeof(" +
-             Elem + "), cudaMemcpyHostToDevice));");
-      Offset += " + " + str(FI.Planes) + " * plane_cells";
-    }
-    if (!S.CoefArrays.empty())
-      W.line("// The coefficient arrays on the device (read-only; freed on "
-             "return).");
-    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
-      const ArrayInfo &C = S.CoefArrays[K];
-      std::string Cells = "(size_t)(an5d_coef" + str(K) + "_rows > 0 ? an5d_coef" +
-                          str(K) + "_rows : 0)";
-      for (size_t D = 1; D < C.Extents.size(); ++D)
-        Cells += " * an5d_coef" + str(K) + "_ext" + str(D);
-      W.line("const an5d_coef_copy coef_copy" + str(K) + "(coef_host" +
-             str(K) + ", " + Cells + " * sizeof(" + elemTypeName(C.Elem) +
-             "));");
-    }
+      W.line(Elem + " *const device_" + str(F) + " = grid + " +
+             fieldOffset(F) + "; // " + S.Fields[F].Array.Name);
     W.line("an5d_timed_run(grid, device_bytes, t_last - t_first + 1, [&] {");
     W.indent();
     W.line("long launches = 0;");
@@ -929,12 +838,77 @@ private:
     W.line("return launches;");
     W.dedent();
     W.line("});");
+    runTail("0");
+  }
+
+  /// The offset, in cells, of field F in a copy of the device fields.
+  std::string fieldOffset(size_t F) const {
+    std::string Off = "0";
+    for (size_t G = 0; G < F; ++G)
+      Off += " + " + str(S.Fields[G].Planes) + " * plane_cells";
+    return Off;
+  }
+
+  /// an5d_run_<fn>'s head: the early return, the extents' check, one
+  /// allocation of Copies copies of the fields (`cells` each), the first
+  /// filled from the host, and the coefficient arrays' device copies.
+  void runHead(int Copies) {
+    W.line("static void an5d_run_" + Fn + "(" + runParams() + ")");
+    W.open("");
+    W.line("if (t_first > t_last)");
+    W.indent();
+    W.line("return; // the C loop would not change the fields");
+    W.dedent();
+    W.line("// The kernels index each dimension with int.");
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      W.line("if (an5d_ext" + str(D) + " > AN5D_MAX_EXTENT - " +
+             str(kIndexMargin) + ") an5d_size_error(\"the extent along " +
+             S.Space[D].Iter + "\", an5d_ext" + str(D) +
+             ", AN5D_MAX_EXTENT - " + str(kIndexMargin) + ");");
+    W.line("const size_t plane_cells = " + planeCells() + ";");
+    std::string Total;
+    for (size_t F = 0; F < S.Fields.size(); ++F)
+      Total += std::string(F ? " + " : "") + str(S.Fields[F].Planes) +
+               " * plane_cells";
+    W.line("const size_t cells = " + Total + ";");
+    W.line("const size_t device_bytes = cells * sizeof(" + Elem + ");");
+    W.line(Elem + " *grid = NULL;");
+    W.line("AN5D_CHECK(cudaMalloc((void **)&grid, " +
+           (Copies > 1 ? str(Copies) + " * " : std::string()) +
+           "device_bytes));");
+    for (size_t F = 0; F < S.Fields.size(); ++F) {
+      const FieldInfo &FI = S.Fields[F];
+      W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) + ", host_" +
+             FI.Array.Name + ", " + str(FI.Planes) +
+             " * plane_cells * sizeof(" + Elem +
+             "), cudaMemcpyHostToDevice));");
+    }
+    if (!S.CoefArrays.empty())
+      W.line("// The coefficient arrays on the device (read-only; freed on "
+             "return).");
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      const ArrayInfo &C = S.CoefArrays[K];
+      std::string Cells = "(size_t)(an5d_coef" + str(K) +
+                          "_rows > 0 ? an5d_coef" + str(K) + "_rows : 0)";
+      for (size_t D = 1; D < C.Extents.size(); ++D)
+        Cells += " * an5d_coef" + str(K) + "_ext" + str(D);
+      W.line("const an5d_coef_copy coef_copy" + str(K) + "(coef_host" +
+             str(K) + ", " + Cells + " * sizeof(" + elemTypeName(C.Elem) +
+             "));");
+    }
+  }
+
+  /// an5d_run_<fn>'s tail: the fields back from copy Copy, the memory
+  /// freed.
+  void runTail(const std::string &Copy) {
     W.line("AN5D_CHECK(cudaDeviceSynchronize());");
     for (size_t F = 0; F < S.Fields.size(); ++F) {
       const FieldInfo &FI = S.Fields[F];
-      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", device_" +
-             str(F) + ", " + str(FI.Planes) + " * plane_cells * sizeof(" +
-             Elem + "), cudaMemcpyDeviceToHost));");
+      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", grid + " +
+             (Copy == "0" ? std::string() : Copy + " * cells + ") +
+             fieldOffset(F) + ", " + str(FI.Planes) +
+             " * plane_cells * sizeof(" + Elem +
+             "), cudaMemcpyDeviceToHost));");
     }
     W.line("AN5D_CHECK(cudaFree(grid));");
     W.close();
@@ -968,16 +942,7 @@ private:
 
   void userProgram() {
     const std::string &T = Src.Text;
-    W.raw("// ---- " + Src.FileName + ", the scop region replaced ----");
-    W.raw("#line 1 \"" + Src.FileName + "\"");
-    std::string Before = T.substr(0, Src.ScopBegin);
-    if (!Before.empty()) {
-      if (Before.back() == '\n')
-        Before.pop_back();
-      W.raw(Before);
-    }
-    unsigned FirstLine =
-        1 + std::count(T.begin(), T.begin() + Src.ScopBegin, '\n');
+    unsigned FirstLine = writeTextBeforeScop(W, Src);
     std::string In = Src.Indent;
     auto line = [&](const std::string &L) { W.raw(L.empty() ? L : In + L); };
     line("/* an5dc: the scop region (lines " + str(FirstLine) + "-" +
@@ -1067,12 +1032,7 @@ private:
            toleranceLiteral(P.VerifyTolerance) + ");");
     W.raw("#endif");
     line("}");
-    W.raw("#line " + str(Src.EndLine + 1) + " \"" + Src.FileName + "\"");
-    std::string After = T.substr(Src.ScopEnd);
-    if (!After.empty() && After.back() == '\n')
-      After.pop_back();
-    if (!After.empty() || Src.ScopEnd < T.size())
-      W.raw(After);
+    writeTextAfterScop(W, Src);
   }
 
   const Stencil &S;

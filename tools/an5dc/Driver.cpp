@@ -270,6 +270,28 @@ bool choosePlans(const DriverOptions &O, const Stencil &S,
   return true;
 }
 
+/// After emission: --dump=kernel's bodies; a verifier finding (an5dc's bug,
+/// not the user's: nothing is written, InternalErrorStatus); else Text
+/// becomes the output (not under --dump=kernel). Returns the status.
+int finishEmission(const DriverOptions &O, GeneratedKernels &Kernels,
+                   std::string &Text, DriverOutput &Out) {
+  if (O.Dump == DumpStage::Kernel)
+    for (const KernelBody &B : Kernels.Bodies)
+      B.dump(llvm::outs());
+  for (const std::string &E : Kernels.Errors)
+    llvm::errs() << "an5dc: internal error: the generated " << E
+                 << "; please report this with the input file\n";
+  if (!Kernels.Errors.empty()) {
+    Out.InternalErrors = std::move(Kernels.Errors);
+    return InternalErrorStatus;
+  }
+  if (O.Dump == DumpStage::Kernel)
+    return 0;
+  Out.Cuda = std::move(Text);
+  Out.Emitted = true;
+  return 0;
+}
+
 /// The pipeline for a time step of several fields (StencilForm::Fields):
 /// its own model, analysis, plan and emitter; the naive scheme only.
 int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
@@ -359,21 +381,7 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
   GeneratedKernels Kernels;
   Kernels.Drop = O.KernelDrop;
   std::string Text = emitFieldsCuda(S, *A, P, Src, Kernels);
-  if (O.Dump == DumpStage::Kernel)
-    for (const KernelBody &B : Kernels.Bodies)
-      B.dump(llvm::outs());
-  for (const std::string &E : Kernels.Errors)
-    llvm::errs() << "an5dc: internal error: the generated " << E
-                 << "; please report this with the input file\n";
-  if (!Kernels.Errors.empty()) {
-    Out.InternalErrors = std::move(Kernels.Errors);
-    return InternalErrorStatus;
-  }
-  if (O.Dump == DumpStage::Kernel)
-    return 0;
-  Out.Cuda = std::move(Text);
-  Out.Emitted = true;
-  return 0;
+  return finishEmission(O, Kernels, Text, Out);
 }
 
 /// Runs the pipeline on the calling thread (runDriver's contract).
@@ -534,22 +542,9 @@ int runPipeline(const DriverOptions &O, DriverOutput &Out) {
   GeneratedKernels Kernels;
   Kernels.Drop = O.KernelDrop;
   std::string Text = emitCuda(*S, *A, Plans, Src, Kernels);
-  if (O.Dump == DumpStage::Kernel) {
-    for (const KernelBody &B : Kernels.Bodies)
-      B.dump(llvm::outs());
-  }
-  // A verifier finding is an5dc's bug, not the user's: nothing is written.
-  for (const std::string &E : Kernels.Errors)
-    llvm::errs() << "an5dc: internal error: the generated " << E
-                 << "; please report this with the input file\n";
-  if (!Kernels.Errors.empty()) {
-    Out.InternalErrors = std::move(Kernels.Errors);
-    return InternalErrorStatus;
-  }
-  if (O.Dump == DumpStage::Kernel)
-    return 0;
-  Out.Cuda = std::move(Text);
-  Out.Emitted = true;
+  if (int Status = finishEmission(O, Kernels, Text, Out);
+      Status != 0 || !Out.Emitted)
+    return Status;
   const Plan &Build = buildLevelPlan(Plans);
   if (Build.PtxasOpt != 3 && PO.PtxasOpt == 0)
     Out.BuildNote = "with nvcc " + nvccFlags(Plans) + ": " +
