@@ -54,6 +54,16 @@ struct DeviceSpec : Target {
   /// block waits at its barrier (the shared store-load chain, the skew of
   /// its warps); only other resident blocks can hide them.
   double LatencyCycles = 0;
+  /// Calibrated, several fields (FieldsModel.cpp): issue slots per stage
+  /// and thread-row beyond its update, reads and ring store (coordinates,
+  /// the statement's bounds test, the select); per cell of a naive launch
+  /// beyond its update and loads; the fraction of an N.5D launch's
+  /// global-memory time that adds to its issue or shared time; the
+  /// resident warps an SM needs to hide the stages' shared-memory latency
+  /// (float); registers a thread (ptxas: 32-40 on the fdtd-2d sweep).
+  double FieldsStageInstr = 0, FieldsNaiveInstr = 0;
+  double FieldsGlobalExposed = 0, FieldsWarps = 0;
+  int64_t FieldsRegisters = 40;
   /// Calibrated: how much slower a block touching the boundary runs (its
   /// streaming loop tests rows or cells) than an interior block.
   double EdgeSlowdown = 1;
@@ -185,6 +195,52 @@ void printRanking(llvm::raw_ostream &OS, const Stencil &S,
 /// "bT 4, bS 256, hSN 128" for a prediction (bS as the user writes it),
 /// then ", cells 2" where a thread computes several cells.
 std::string configLabel(const Prediction &P);
+
+/// The model's account of one plan of several fields (FieldsPlan): per
+/// launch (naive: per step, all its launches).
+struct FieldsPrediction {
+  Scheme Run = Scheme::N5D;
+  int64_t BT = 0;             // N5D: steps a launch
+  std::vector<int64_t> Tile;  // as FieldsPlan::Tile
+  int64_t StreamBlock = 0;
+  int64_t Blocks = 0;
+  int64_t BlocksPerSM = 0;
+  double GlobalBytes = 0, SharedBytes = 0, Instructions = 0;
+  double TimeIssue = 0, TimeShared = 0, TimeGlobal = 0;
+  double WaveEfficiency = 0, LatencyEfficiency = 0;
+  std::string Limit; // the bound that sets the time
+  double SecondsPerStep = 0;
+  double GFlops = 0; // every statement's FLOPs over its cells / time
+  void dump(llvm::raw_ostream &OS) const;
+};
+
+/// The model of P (planned for D) on a grid of Size (the fields' extents).
+FieldsPrediction predictFields(const Stencil &S, const FieldsAnalysis &A,
+                               const FieldsPlan &P, const ProblemSize &Size,
+                               const DeviceSpec &D);
+
+/// The naive scheme and every N.5D configuration of the search space that
+/// plans and keeps what Fixed sets, best predicted first. 2D: bT 1..10,
+/// tiles 64/128/256, 128/256/512 rows a block; 3D: bT 1..6, tiles 8x32,
+/// 16x16, 16x32, 32x32, 32/64/128 rows; 1D: the naive scheme only. In
+/// 3D the naive scheme ranks first (measured faster than every N.5D
+/// configuration tried). Deterministic.
+std::vector<FieldsPrediction>
+rankFieldsConfigurations(const Stencil &S, const FieldsAnalysis &A,
+                         const FieldsOptions &Fixed, const ProblemSize &Size,
+                         const DeviceSpec &D);
+
+/// The plan options of a ranked configuration.
+FieldsOptions fieldsOptionsOf(const FieldsPrediction &P);
+
+/// "bT 6, bS 128, hSN 256", or "naive".
+std::string fieldsConfigLabel(const FieldsPrediction &P);
+
+/// The `an5dc --model` table for several fields.
+void printFieldsRanking(llvm::raw_ostream &OS, const Stencil &S,
+                        const std::vector<FieldsPrediction> &R,
+                        const ProblemSize &Size, const DeviceSpec &D,
+                        size_t Top);
 
 } // namespace an5d
 

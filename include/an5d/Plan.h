@@ -452,17 +452,26 @@ struct FieldsPlan {
   /// input's, stored unchanged).
   std::vector<std::optional<unsigned>> LastWriter;
   int64_t MaxLag = 0;
+  /// Per stage: whether a barrier goes before it in each row iteration
+  /// (it reads another thread's element of a ring row stored since the
+  /// last one, or overwrites one read so); with the one ending each
+  /// iteration, BarriersPerRow in all.
+  std::vector<bool> BarrierBefore;
+  int64_t BarriersPerRow = 0;
   int64_t SharedBytes = 0;
   /// -DAN5D_VERIFY's tolerance, relative to max(|ref|, 1).
   double VerifyTolerance = 0;
+  /// Where the scheme and parameters come from, for the header (the
+  /// driver's words: the model's choice, the command line).
+  std::string Origin;
 
   void dump(llvm::raw_ostream &OS) const;
 };
 
 /// What the user asked of a several-field plan; unset: the plan's choice.
 struct FieldsOptions {
-  /// Unset: N.5D in 2D, and in 3D where -bT, -bS or --sl asks for it
-  /// (the naive scheme measured faster there), naive in 1D.
+  /// Unset: N.5D (naive in 1D). The driver sets it from the model
+  /// (rankFieldsConfigurations) unless the user did.
   std::optional<Scheme> Run;
   std::optional<int64_t> BT, StreamBlock;
   std::vector<int64_t> Tile;

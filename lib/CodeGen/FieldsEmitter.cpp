@@ -117,6 +117,8 @@ private:
              "thread per cell, every read");
       W.line("//   from global memory.");
     }
+    if (!P.Origin.empty())
+      W.line("//   " + P.Origin);
     W.line("// Build: nvcc -O3 -arch=sm_" + str(P.Gpu.ComputeCapability) +
            " FILE.cu   or   an5dc-emucc FILE.cu -o prog (CPU emulation)");
     W.line("");
@@ -444,39 +446,8 @@ private:
     Body.Ops.push_back(std::move(Op));
   }
 
-  /// Keys (ring, row after the counter) of shared rows stored, and read at
-  /// another thread's element, since the last barrier.
-  struct Epoch {
-    std::set<std::pair<std::string, int64_t>> Stored, ReadByOthers;
-  };
-  static std::pair<std::string, int64_t> keyOf(const Operand &O) {
-    return {O.Name, ((O.Part % O.Modulo) + O.Modulo) % O.Modulo};
-  }
-  /// A barrier goes before an operation only where it reads another
-  /// thread's element stored in this epoch, or stores where another
-  /// thread read: most stages read their neighbours in rows of earlier
-  /// iterations (their lag), which a barrier already separates.
-  bool needsBarrier(const Epoch &E, const std::vector<Operand> &Reads,
-                    const std::vector<Operand> &Writes) const {
-    for (const Operand &O : Reads)
-      if (!O.OwnElement && E.Stored.count(keyOf(O)))
-        return true;
-    for (const Operand &O : Writes)
-      if (E.ReadByOthers.count(keyOf(O)))
-        return true;
-    return false;
-  }
-  static void note(Epoch &E, const std::vector<Operand> &Reads,
-                   const std::vector<Operand> &Writes) {
-    for (const Operand &O : Reads)
-      if (!O.OwnElement)
-        E.ReadByOthers.insert(keyOf(O));
-    for (const Operand &O : Writes)
-      E.Stored.insert(keyOf(O));
-  }
-
   /// One stage: statement G.Statement at step G.Step, row `x - lag`.
-  void n5dStage(KernelBody &Body, unsigned GI, Epoch &E) {
+  void n5dStage(KernelBody &Body, unsigned GI) {
     const FieldStage &G = P.Stages[GI];
     const FieldStatement &F = S.FieldStatements[G.Statement];
     std::vector<Operand> Reads = {ringOperand(G.Prev, -G.Lag)};
@@ -491,11 +462,9 @@ private:
     Self.Input = false;
     Self.Index = GI;
     std::vector<Operand> Writes = {ringOperand(Self, -G.Lag)};
-    if (needsBarrier(E, Reads, Writes)) {
+    // Where the plan puts them; the verifier checks the operands below.
+    if (P.BarrierBefore[GI])
       simple(Body, KernelOpKind::Barrier);
-      E = Epoch();
-    }
-    note(E, Reads, Writes);
     W.line("// s" + str(GI) + ": step " + str(G.Step) + ", " +
            statementText(G.Statement) + " (lag " + str(G.Lag) + ")");
     simple(Body, KernelOpKind::Scope);
@@ -643,15 +612,8 @@ private:
       Ld.Writes = {ringOperand(In, 0)};
       Body.Ops.push_back(std::move(Ld));
     }
-    // The barrier that ends each iteration starts this epoch empty.
-    Epoch E;
-    for (unsigned K = 0; K < P.Slots.size(); ++K) {
-      FieldSource In;
-      In.Index = K;
-      note(E, {}, {ringOperand(In, 0)});
-    }
     for (unsigned G = 0; G < Stages; ++G)
-      n5dStage(Body, G, E);
+      n5dStage(Body, G);
     W.line("// Every slot's rows as the launch leaves them.");
     flush(Body);
     for (unsigned K = 0; K < P.Slots.size(); ++K) {

@@ -766,6 +766,49 @@ void Plan::dumpShape(llvm::raw_ostream &OS) const {
 
 namespace {
 
+/// Where a row iteration of the N.5D kernel of several fields needs a
+/// barrier: before a stage that reads another thread's element of a ring
+/// row stored since the last barrier, or stores a ring row another thread
+/// read since then (rows are keyed by ring and row modulo RingRows); and
+/// at the end of each iteration. Most stages read their neighbours in rows
+/// of earlier iterations (their lag), which that last barrier separates.
+void fieldBarriers(const Stencil &S, const FieldsAnalysis &A, FieldsPlan &P) {
+  using Key = std::pair<size_t, int64_t>; // (ring, row after x mod RingRows)
+  auto key = [&](const FieldSource &X, int64_t Row) {
+    size_t Ring = X.Input ? X.Index : P.Slots.size() + X.Index;
+    return Key{Ring, ((Row % P.RingRows) + P.RingRows) % P.RingRows};
+  };
+  std::set<Key> Stored, ReadByOthers;
+  for (unsigned K = 0; K < P.Slots.size(); ++K)
+    Stored.insert(key(FieldSource{true, K}, 0));
+  P.BarrierBefore.assign(P.Stages.size(), false);
+  for (size_t G = 0; G < P.Stages.size(); ++G) {
+    const FieldStage &X = P.Stages[G];
+    const FieldStatement &F = S.FieldStatements[X.Statement];
+    // Reads at other threads' elements: a nonzero offset after the first
+    // dimension (the previous value is always the thread's own).
+    std::vector<Key> Others;
+    for (unsigned R = F.FirstRead; R < F.EndRead; ++R) {
+      const std::vector<int64_t> &O = A.ReadOffsets[R];
+      if (std::any_of(O.begin() + 1, O.end(), [](int64_t V) { return V; }))
+        Others.push_back(key(X.Reads[R - F.FirstRead], O[0] - X.Lag));
+    }
+    Key Write = key(FieldSource{false, (unsigned)G}, -X.Lag);
+    bool Needed = ReadByOthers.count(Write) > 0;
+    for (const Key &K : Others)
+      Needed = Needed || Stored.count(K) > 0;
+    if (Needed) {
+      P.BarrierBefore[G] = true;
+      Stored.clear();
+      ReadByOthers.clear();
+    }
+    ReadByOthers.insert(Others.begin(), Others.end());
+    Stored.insert(Write);
+  }
+  P.BarriersPerRow =
+      1 + std::count(P.BarrierBefore.begin(), P.BarrierBefore.end(), true);
+}
+
 /// The stages of BT steps, their sources and lags, and the ring's rows.
 void fieldStages(const Stencil &S, const FieldsAnalysis &A, FieldsPlan &P) {
   // Slot of (field, parity): an in-place field has one.
@@ -830,6 +873,7 @@ void fieldStages(const Stencil &S, const FieldsAnalysis &A, FieldsPlan &P) {
   P.RingRows = 1;
   while (P.RingRows < Rows)
     P.RingRows *= 2;
+  fieldBarriers(S, A, P);
 }
 
 } // namespace
@@ -842,15 +886,9 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
   P = FieldsPlan();
   P.Gpu = Gpu;
   P.VerifyTolerance = verifyTolerance(S.Elem, /*FastMath=*/false);
-  // A 1D grid has no tile to block: naive. In 3D the N.5D kernel ran
-  // slower than the naive scheme on an H200 for every tile and degree
-  // tried (benchmarks/results/log-2026-11-28-fields.md): naive unless its
-  // parameters are given.
-  bool Asked = O.BT || O.StreamBlock || !O.Tile.empty();
-  P.Run = S.GridDims == 1 ? Scheme::Naive
-          : O.Run         ? *O.Run
-          : S.GridDims == 3 && !Asked ? Scheme::Naive
-                                      : Scheme::N5D;
+  // A 1D grid has no tile to block: naive. Otherwise what O asks (the
+  // driver's model chooses when the user does not); unset: N.5D.
+  P.Run = S.GridDims == 1 ? Scheme::Naive : O.Run.value_or(Scheme::N5D);
   auto fail = [](PlanError::Kind K, const std::string &Option,
                  const std::string &Msg) {
     PlanError E;
@@ -939,6 +977,8 @@ std::optional<PlanError> an5d::makeFieldsPlan(const Stencil &S,
 void FieldsPlan::dump(llvm::raw_ostream &OS) const {
   OS << "plan (several fields)\n";
   OS << "  target: " << Gpu.Name << "\n";
+  if (!Origin.empty())
+    OS << "  parameters: " << Origin << "\n";
   if (Run == Scheme::Naive) {
     OS << "  scheme: naive (one launch per statement and step)\n";
     OS << "  block:";
@@ -958,7 +998,8 @@ void FieldsPlan::dump(llvm::raw_ostream &OS) const {
     OS << " " << HaloLo[D] << "/" << HaloHi[D];
   OS << "\n";
   OS << "  ring: " << RingRows << " rows; shared memory " << SharedBytes
-     << " bytes a block\n";
+     << " bytes a block; " << BarriersPerRow << " barrier"
+     << (BarriersPerRow == 1 ? "" : "s") << " a row\n";
   auto src = [](const FieldSource &X) {
     return (X.Input ? "in" : "s") + std::to_string(X.Index);
   };
@@ -970,7 +1011,8 @@ void FieldsPlan::dump(llvm::raw_ostream &OS) const {
        << "\n";
   for (size_t G = 0; G < Stages.size(); ++G) {
     const FieldStage &X = Stages[G];
-    OS << "  stage s" << G << ": statement " << X.Statement << " step "
+    OS << "  stage s" << G << ": " << (BarrierBefore[G] ? "barrier, " : "")
+       << "statement " << X.Statement << " step "
        << X.Step << " -> slot " << X.Slot << ", lag " << X.Lag
        << ", else " << src(X.Prev) << ", reads";
     for (const FieldSource &R : X.Reads)

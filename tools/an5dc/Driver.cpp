@@ -63,6 +63,29 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
   }
 }
 
+/// Prints the several-field model's ranking as CSV, every configuration.
+void printFieldsRankingCsv(llvm::raw_ostream &OS,
+                           const std::vector<FieldsPrediction> &R) {
+  OS << "rank,scheme,bT,bS,hSN,GFLOP/s,ms_per_step,limit,blocks_per_sm,"
+        "issue_us,shared_us,global_us,wave_efficiency,latency_efficiency\n";
+  for (size_t I = 0; I < R.size(); ++I) {
+    const FieldsPrediction &P = R[I];
+    bool Naive = P.Run == Scheme::Naive;
+    std::string Tile;
+    for (int64_t T : P.Tile)
+      Tile += (Tile.empty() ? "" : "x") + std::to_string(T);
+    OS << llvm::format("%zu,%s,%lld,%s,%lld,%.1f,%.6f,%s,%lld,%.3f,%.3f,"
+                       "%.3f,%.4f,%.4f\n",
+                       I + 1, Naive ? "naive" : "n5d", (long long)P.BT,
+                       Naive ? "na" : Tile.c_str(), (long long)P.StreamBlock,
+                       P.GFlops, P.SecondsPerStep * 1e3,
+                       P.Limit.substr(0, P.Limit.find(" (")).c_str(),
+                       (long long)P.BlocksPerSM, P.TimeIssue * 1e6,
+                       P.TimeShared * 1e6, P.TimeGlobal * 1e6,
+                       P.WaveEfficiency, P.LatencyEfficiency);
+  }
+}
+
 /// The header's account of a plan the model chose.
 std::string modelOrigin(const Prediction &R, const DeviceSpec &D,
                         const std::string &GpuOrigin, const ProblemSize &Size,
@@ -323,20 +346,20 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
                  << " statements per step\n";
     return 0;
   }
-  // What the N.5D scheme takes does not apply yet: said, not ignored.
-  if (O.Model || O.ModelCsv || O.Dump == DumpStage::Model || O.Mpi ||
-      O.Autotune.value_or(0) > 1) {
-    llvm::errs() << "an5dc: error: a time step of several fields runs with "
-                    "the naive scheme; "
-                 << (O.Mpi ? "--mpi" : O.Autotune ? "--autotune"
-                                                  : "the model")
-                 << " is not available for it yet\n";
+  // What the N.5D scheme of one array takes does not apply yet: said, not
+  // ignored.
+  if (O.Mpi || O.Autotune.value_or(0) > 1) {
+    llvm::errs() << "an5dc: error: " << (O.Mpi ? "--mpi" : "--autotune")
+                 << " is not available for a time step of several fields "
+                    "yet\n";
     return 1;
   }
   FieldsOptions FO;
   FO.Run = O.Run;
   // 1D has nothing to tile; --scheme=naive asks for none.
   const bool Naive = S.GridDims == 1 || O.Run == Scheme::Naive;
+  if (Naive)
+    FO.Run = Scheme::Naive;
   // What neither scheme for several fields reads is said, not ignored.
   const std::pair<bool, const char *> Unused[] = {
       {Naive && O.BT.has_value(), "-bT"},
@@ -355,23 +378,89 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
       llvm::errs() << "an5dc: warning: " << Name
                    << " has no effect on a time step of several fields"
                    << (Naive ? " run with the naive scheme" : "") << "\n";
-  if (O.BT)
+  std::string Fixed;
+  if (!Naive && O.BT) {
     FO.BT = *O.BT;
-  if (O.StreamBlock)
+    Fixed += " -bT " + std::to_string(*O.BT);
+  }
+  if (!Naive && O.StreamBlock) {
     FO.StreamBlock = *O.StreamBlock;
-  if (O.BS && !O.BS->empty() && !parseBlockSizes(*O.BS, FO.Tile)) {
-    llvm::errs() << "an5dc: error: -bS '" << *O.BS
-                 << "' is not a size or a pair of sizes, e.g. -bS 128 or "
-                    "-bS 8,32\n";
-    return 1;
+    Fixed += " --sl " + std::to_string(*O.StreamBlock);
+  }
+  if (!Naive && O.BS && !O.BS->empty()) {
+    if (!parseBlockSizes(*O.BS, FO.Tile)) {
+      llvm::errs() << "an5dc: error: -bS '" << *O.BS
+                   << "' is not a size or a pair of sizes, e.g. -bS 128 or "
+                      "-bS 8,32\n";
+      return 1;
+    }
+    Fixed += " -bS " + *O.BS;
   }
   DeviceSpec Dev;
   if (!chooseDevice(O, Dev))
     return 1;
-  FieldsPlan P;
-  if (std::optional<PlanError> E = makeFieldsPlan(S, *A, FO, Dev, P)) {
-    llvm::errs() << "an5dc: error: " << E->Message << "\n";
+  ProblemSize Size = paperSize(S.GridDims);
+  if (S.GridDims == 1)
+    Size.Extent = {int64_t(1) << 24};
+  std::string Error;
+  if (O.Size && !parseProblemSize(*O.Size, S.GridDims, Size, Error)) {
+    llvm::errs() << "an5dc: error: " << Error << "\n";
     return 1;
+  }
+  // The model chooses what the command line leaves open: the scheme, and
+  // N.5D's parameters unless -bT, -bS and --sl are all given.
+  const bool AllGiven = O.BT && O.BS && O.StreamBlock;
+  const bool Listing = O.Model || O.ModelCsv;
+  FieldsPlan P;
+  std::optional<FieldsPrediction> Chosen;
+  if (Listing || (!Naive && !AllGiven)) {
+    std::vector<FieldsPrediction> Ranking =
+        rankFieldsConfigurations(S, *A, FO, Size, Dev);
+    if (O.ModelCsv) {
+      printFieldsRankingCsv(llvm::outs(), Ranking);
+      return 0;
+    }
+    if (O.Model) {
+      printFieldsRanking(llvm::outs(), S, Ranking, Size, Dev, O.ModelTop);
+      if (!Ranking.empty())
+        return 0;
+    }
+    if (Ranking.empty()) {
+      std::optional<PlanError> E = makeFieldsPlan(S, *A, FO, Dev, P);
+      llvm::errs() << "an5dc: error: no configuration of the search space "
+                      "fits "
+                   << Dev.Name << (E ? ": " + E->Message : std::string())
+                   << "\n";
+      return 1;
+    }
+    Chosen = Ranking.front();
+    if (std::optional<PlanError> E =
+            makeFieldsPlan(S, *A, fieldsOptionsOf(*Chosen), Dev, P)) {
+      assert(false && "the model ranks only configurations that plan");
+      llvm::errs() << "an5dc: error: " << E->Message << "\n";
+      return 1;
+    }
+    P.Origin = "chosen by the performance model (an5dc --model) for " +
+               Dev.Name +
+               (O.GpuOrigin.empty() ? "" : " (" + O.GpuOrigin + ")") +
+               ", grid " + sizeText(Size) +
+               (Fixed.empty() ? "" : ", given" + Fixed) +
+               llvm::formatv(": predicted {0:f1} GFLOP/s, limited by {1}",
+                             Chosen->GFlops, Chosen->Limit)
+                   .str();
+  } else {
+    if (std::optional<PlanError> E = makeFieldsPlan(S, *A, FO, Dev, P)) {
+      llvm::errs() << "an5dc: error: " << E->Message << "\n";
+      return 1;
+    }
+    Chosen = predictFields(S, *A, P, Size, Dev);
+    P.Origin = Naive ? (S.GridDims == 1 ? "one dimension: the naive scheme"
+                                        : "--scheme=naive")
+                     : "given on the command line (" + Fixed.substr(1) + ")";
+  }
+  if (O.Dump == DumpStage::Model) {
+    Chosen->dump(llvm::outs());
+    return 0;
   }
   if (O.Dump == DumpStage::Plan) {
     P.dump(llvm::outs());
