@@ -60,9 +60,12 @@ struct DeviceSpec : Target {
   /// beyond its update and loads; the fraction of an N.5D launch's
   /// global-memory time that adds to its issue or shared time; the
   /// resident warps an SM needs to hide the stages' shared-memory latency
-  /// (float); registers a thread (ptxas: 32-40 on the fdtd-2d sweep).
+  /// (float); registers a thread (ptxas: 32-40 on the fdtd-2d sweep);
+  /// the barrier wait, as a fraction of a launch's time, per warp of a
+  /// block over the blocks of its SM (the blocks that can issue while one
+  /// waits for its slowest warp).
   double FieldsStageInstr = 0, FieldsNaiveInstr = 0;
-  double FieldsGlobalExposed = 0, FieldsWarps = 0;
+  double FieldsGlobalExposed = 0, FieldsWarps = 0, FieldsBarrierWait = 0;
   int64_t FieldsRegisters = 40;
   /// Calibrated: how much slower a block touching the boundary runs (its
   /// streaming loop tests rows or cells) than an interior block.
@@ -207,7 +210,7 @@ struct FieldsPrediction {
   int64_t BlocksPerSM = 0;
   double GlobalBytes = 0, SharedBytes = 0, Instructions = 0;
   double TimeIssue = 0, TimeShared = 0, TimeGlobal = 0;
-  double WaveEfficiency = 0, LatencyEfficiency = 0;
+  double WaveEfficiency = 0, LatencyEfficiency = 0, BarrierEfficiency = 0;
   std::string Limit; // the bound that sets the time
   double SecondsPerStep = 0;
   double GFlops = 0; // every statement's FLOPs over its cells / time

@@ -27,6 +27,11 @@ constexpr double CalibratedFieldsStage = 12.0;
 constexpr double CalibratedFieldsNaive = 10.0;
 constexpr double CalibratedFieldsGlobalExposed = 0.5;
 constexpr double CalibratedFieldsWarps = 27.0;
+/// Refitted with the second H200 sweep of 2026-11-28
+/// (h200-2026-11-28-fields-model-sweep.csv: bT 4-8, tiles 128 and 256):
+/// without it the model put 256-thread tiles first in double, measured
+/// 0.82 of the best (benchmarks/results/log-2026-11-28-fields-model.md).
+constexpr double CalibratedFieldsBarrierWait = 0.03;
 
 /// The device of target Name (targetTable) with its speeds.
 DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
@@ -52,6 +57,7 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.FieldsNaiveInstr = CalibratedFieldsNaive;
   D.FieldsGlobalExposed = CalibratedFieldsGlobalExposed;
   D.FieldsWarps = CalibratedFieldsWarps;
+  D.FieldsBarrierWait = CalibratedFieldsBarrierWait;
   D.Source = Source;
   return D;
 }

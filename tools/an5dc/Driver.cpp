@@ -67,7 +67,8 @@ void printRankingCsv(llvm::raw_ostream &OS, const std::vector<Prediction> &R) {
 void printFieldsRankingCsv(llvm::raw_ostream &OS,
                            const std::vector<FieldsPrediction> &R) {
   OS << "rank,scheme,bT,bS,hSN,GFLOP/s,ms_per_step,limit,blocks_per_sm,"
-        "issue_us,shared_us,global_us,wave_efficiency,latency_efficiency\n";
+        "issue_us,shared_us,global_us,wave_efficiency,latency_efficiency,"
+        "barrier_efficiency\n";
   for (size_t I = 0; I < R.size(); ++I) {
     const FieldsPrediction &P = R[I];
     bool Naive = P.Run == Scheme::Naive;
@@ -75,14 +76,15 @@ void printFieldsRankingCsv(llvm::raw_ostream &OS,
     for (int64_t T : P.Tile)
       Tile += (Tile.empty() ? "" : "x") + std::to_string(T);
     OS << llvm::format("%zu,%s,%lld,%s,%lld,%.1f,%.6f,%s,%lld,%.3f,%.3f,"
-                       "%.3f,%.4f,%.4f\n",
+                       "%.3f,%.4f,%.4f,%.4f\n",
                        I + 1, Naive ? "naive" : "n5d", (long long)P.BT,
                        Naive ? "na" : Tile.c_str(), (long long)P.StreamBlock,
                        P.GFlops, P.SecondsPerStep * 1e3,
                        P.Limit.substr(0, P.Limit.find(" (")).c_str(),
                        (long long)P.BlocksPerSM, P.TimeIssue * 1e6,
                        P.TimeShared * 1e6, P.TimeGlobal * 1e6,
-                       P.WaveEfficiency, P.LatencyEfficiency);
+                       P.WaveEfficiency, P.LatencyEfficiency,
+                       P.BarrierEfficiency);
   }
 }
 
