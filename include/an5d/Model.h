@@ -154,7 +154,8 @@ struct Prediction {
 };
 
 /// Registers per thread the generated kernel of P needs (section 6.3's
-/// bound refined against ptxas for an5dc's kernels, docs/model.md).
+/// bound refined against ptxas for an5dc's kernels, docs/model.md); above
+/// the device's limit where it would spill.
 int64_t estimateRegisters(const Plan &P);
 
 /// Section 5's model of one plan, planned for D (P.Gpu).

@@ -171,12 +171,18 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   // (fitted to ptxas -v on the H200 --kvec sweeps, 58-128 registers: low by
   // up to 19 for the smallest rings, within 3 near the cap of 128).
   if (const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family))
-    return std::min(P.Gpu.MaxRegistersPerThread,
-                    int64_t(std::ceil(50.0 + 1.05 * double(P.BT) * Ring *
-                                                 Cells * double(Vec->Lanes))));
+    return int64_t(std::ceil(50.0 + 1.05 * double(P.BT) * Ring * Cells *
+                             double(Vec->Lanes)));
   double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
                double(P.Prefetch * Words) * Cells;
-  return std::min(P.Gpu.MaxRegistersPerThread, int64_t(std::ceil(Est)));
+  // Three time levels: each level also holds the older values it reads and
+  // the launch stores two levels (fitted to ptxas -v on the H200 wave2d and
+  // wave3d sweeps of 2026-11-28: 15-95 registers above the two-level
+  // estimate, rms 10 after this term).
+  if (P.TimeLevels == 3)
+    Est += 8.0 + 3.8 * double(P.BT * Words) * Cells;
+  // Not clamped to the device's 255: an estimate above it is a spill.
+  return int64_t(std::ceil(Est));
 }
 
 // --- Counting a launch ---------------------------------------------------------
@@ -547,6 +553,14 @@ std::vector<Prediction> an5d::rankConfigurations(
   std::vector<int64_t> Streams = Dims == 2
                                      ? std::vector<int64_t>{128, 256, 512}
                                      : std::vector<int64_t>{32, 64, 128, 256};
+  // Three time levels in 3D: the edge and halo-row terms, fitted on two
+  // levels, misjudge the kernel. On an H200 (wave3d, 512^3) hSN 32 ran
+  // slower than 128 in 29 of 34 pairs and halo rows slower than none in 26
+  // of 32 (benchmarks/results/log-2026-11-28-wave3d-model.md), so neither
+  // is searched there.
+  const bool ThreeLevels3D = Dims == 3 && A.TimeLevels == 3;
+  if (ThreeLevels3D)
+    Streams = {128, 256};
   if (C.StreamBlock)
     Streams = {*C.StreamBlock};
   // Cells per thread and halo rows trade registers for fewer halo threads
@@ -555,8 +569,9 @@ std::vector<Prediction> an5d::rankConfigurations(
       Dims == 2 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{1, 2, 4};
   if (C.Cells)
     CellCounts = {*C.Cells};
-  std::vector<bool> HaloChoices =
-      Dims == 3 ? std::vector<bool>{false, true} : std::vector<bool>{false};
+  std::vector<bool> HaloChoices = Dims == 3 && !ThreeLevels3D
+                                      ? std::vector<bool>{false, true}
+                                      : std::vector<bool>{false};
   if (C.HaloRows)
     HaloChoices = {*C.HaloRows};
 
