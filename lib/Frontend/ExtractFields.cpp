@@ -129,6 +129,30 @@ bool Extractor::parseFields() {
     if (Iter == S.Time.Iter)
       TimeVar = Var;
   for (unsigned Nest = 0; Nest < FieldBody.size(); ++Nest) {
+    // A swap of arrays would make a field two arrays in turn, which the
+    // fields' host code does not copy yet; the plane form says the same.
+    const clang::VarDecl *Dst, *Src;
+    bool Declares;
+    if (pointerCopy(FieldBody[Nest], Dst, Src, Declares)) {
+      const std::string Name = Src->getName().str();
+      // The cell in the iterators of the nest before, as the user named them.
+      std::string Cell;
+      if (!S.FieldStatements.empty() &&
+          S.FieldStatements.back().Loops.size() == S.GridDims)
+        for (const Loop &L : S.FieldStatements.back().Loops)
+          Cell += "[" + L.Iter + "]";
+      else
+        Cell = cellExample(S.GridDims ? S.GridDims : 2, false);
+      D.error(Reject::SeveralFields, FieldBody[Nest]->getSourceRange(),
+              "a time step of several fields swaps pointers ('" +
+                  Dst->getName().str() + " = " + Name +
+                  "'); an5dc does not accept that yet: give each field two "
+                  "planes of one array, selected by the time loop's "
+                  "iterator, as '" + Name + "[(" + S.Time.Iter + " + 1) % 2]" +
+                  Cell + " = ... " + Name + "[" + S.Time.Iter + " % 2]" +
+                  Cell + " ...', and drop the swap");
+      return false;
+    }
     // Each nest declares its own iterators; names repeat across nests.
     Iterators.clear();
     Iterators[TimeVar] = S.Time.Iter;

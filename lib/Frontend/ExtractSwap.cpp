@@ -26,9 +26,11 @@ const clang::VarDecl *pointerVar(const clang::Expr *E) {
   return V && V->getType()->isPointerType() ? V : nullptr;
 }
 
-/// 'Dst = Src;' or 'T Dst = Src;' between pointer variables.
-bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
-                 const clang::VarDecl *&Src, bool &Declares) {
+} // namespace
+
+bool an5d::frontend::pointerCopy(const clang::Stmt *St,
+                                 const clang::VarDecl *&Dst,
+                                 const clang::VarDecl *&Src, bool &Declares) {
   Declares = false;
   if (const auto *DS = dyn_cast_or_null<clang::DeclStmt>(St)) {
     if (!DS->isSingleDecl())
@@ -47,8 +49,6 @@ bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
   Src = pointerVar(BO->getRHS());
   return Dst && Src;
 }
-
-} // namespace
 
 /// 'tmp = in; in = out; out = tmp;' (tmp possibly declared in the first),
 /// or the rotation of three pointers 'tmp = a; a = b; b = c; c = tmp;'.

@@ -193,6 +193,11 @@ private:
   std::map<const clang::VarDecl *, unsigned> FieldIndex;
 };
 
+/// St is 'Dst = Src;' or 'T Dst = Src;' between pointer variables
+/// (Declares: the second form). ExtractSwap.cpp.
+bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
+                 const clang::VarDecl *&Src, bool &Declares);
+
 } // namespace frontend
 } // namespace an5d
 
