@@ -120,11 +120,21 @@ struct ConstantDivisor {
   double Reciprocal = 0; // RN(1 / c) in Type
   std::string Text;      // the divisor as comments print it: 118, -2.5
   std::string Helper;    // the device function: an5d_div_118, an5d_ddiv_118
+  /// Float c even, whole and not a power of two: the correcting FMA
+  /// multiplies by ReciprocalBelow (the float next to 1 / c towards zero)
+  /// when q0's last bit is 0 and by the one after it when it is 1, so a
+  /// quotient exactly halfway between two subnormals rounds to the even one
+  /// (ConstantDivision.cpp). 0 where the plain RN(1 / c) serves.
+  double ReciprocalBelow = 0;
   /// The proof covers |RN(x * Reciprocal)| in [rangeLow(), rangeHigh()] and
-  /// zeros; the helper divides for other x.
+  /// zeros; the helper divides for other x. A float c that is a whole number
+  /// is proved down to zero, subnormal quotients included (rangeLow() 0).
   static constexpr float RangeLow = 0x1p-80f, RangeHigh = 0x1p80f;
   static constexpr double DoubleRangeLow = 0x1p-800, DoubleRangeHigh = 0x1p800;
+  bool WholeRange = false; // float whole c: proved down to zero
   double rangeLow() const {
+    if (WholeRange)
+      return 0;
     return Type == ElemType::Float ? RangeLow : DoubleRangeLow;
   }
   double rangeHigh() const {

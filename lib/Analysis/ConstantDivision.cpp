@@ -13,6 +13,26 @@
 // here (r exact, q equal to the IEEE quotient). Outside that range, and for
 // infinities and NaNs, the helper divides.
 //
+// Whole c (1 <= |c| <= 2^20) needs no lower bound. Let s = 2^-149, the
+// smallest subnormal. x and q0 * c are multiples of s, so r is too, and
+// |r| < 2^24 s keeps it exact. (1) |x / c| >= 2^-125: q0 and q are normal
+// and r exact, so the step scales like the checked ones. (2) |x / c| <
+// 2^-125, where floats are the multiples of s: |x * rc - x / c| < s and q0
+// within 1.5 s of x / c, so |r| < 1.5 |c| s, and q0 + r * y, for any y
+// within 2^-23 of 1 / c relatively, lies within 1.5 * 2^-23 s of x / c =
+// q0 + r / c. x / c = N s / c for an integer N, so unless it is a midpoint
+// between two multiples of s it is at least s / (2 |c|) from every
+// midpoint, and RN gives the IEEE quotient. A midpoint needs c even (2N =
+// (2k + 1) c) and not a power of two (else y = 1 / c exactly and the FMA
+// itself rounds the midpoint to even); then q0 is one of the two
+// neighbours and q0 + r * y lies beyond the midpoint, on the other
+// neighbour's side, exactly when |y| > 1 / |c|. So for such c the helper
+// takes y just below 1 / |c| when q0 is even and just above when it is odd
+// (ReciprocalBelow plus q0's last bit, two integer instructions), which
+// lands on the even neighbour; the check below covers that rule in case
+// (1). ConstantDivision.FloatSequenceIsIeeeDivision checks every subnormal
+// x and every x with |x / c| in [2^-126, 2^-124].
+//
 // Double has 2^52 significands: there the proof is a theorem instead of a
 // check. Markstein's theorem (P. Markstein, IBM J. Res. Dev. 34(1), 1990;
 // Muller et al., Handbook of Floating-Point Arithmetic, "Markstein's
@@ -187,10 +207,13 @@ std::string shortestText(double V) {
 }
 
 /// True when the reciprocal sequence gives the IEEE quotient for every x
-/// with |RN(x * rc)| in ConstantDivisor's range (see the file comment).
-bool sequenceExact(float C, float Rc) {
-  static std::map<uint32_t, bool> Cache;
-  auto It = Cache.find(bitsOf(C));
+/// with |RN(x * rc)| in ConstantDivisor's range (see the file comment). With
+/// RcBelow nonzero the correcting FMA multiplies by RcBelow or, when q0's
+/// last bit is 1, by the float after it (the helper's rule for even c).
+bool sequenceExact(float C, float Rc, float RcBelow) {
+  static std::map<std::pair<uint32_t, uint32_t>, bool> Cache;
+  const std::pair<uint32_t, uint32_t> Key(bitsOf(C), bitsOf(RcBelow));
+  auto It = Cache.find(Key);
   if (It != Cache.end())
     return It->second;
   bool Exact = true;
@@ -202,10 +225,12 @@ bool sequenceExact(float C, float Rc) {
     // a factor 2 of it, so the difference is exact.
     double RExact = static_cast<double>(X) -
                     static_cast<double>(Q0) * static_cast<double>(C);
-    float Q = std::fma(R, Rc, Q0);
+    float Correct =
+        RcBelow == 0 ? Rc : floatFromBits(bitsOf(RcBelow) + (bitsOf(Q0) & 1u));
+    float Q = std::fma(R, Correct, Q0);
     Exact = static_cast<double>(R) == RExact && bitsOf(Q) == bitsOf(X / C);
   }
-  Cache[bitsOf(C)] = Exact;
+  Cache[Key] = Exact;
   return Exact;
 }
 
@@ -247,12 +272,30 @@ std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
       std::fabs(*C) > DivisorHigh)
     return std::nullopt;
   float Rc = 1.0f / *C;
-  if (!sequenceExact(*C, Rc))
-    return std::nullopt;
+  // A whole c is proved down to zero (file comment); an even one that is not
+  // a power of two needs the parity rule for ties between subnormals.
+  const float Abs = std::fabs(*C);
+  const bool Whole = Abs == std::trunc(Abs);
+  const uint32_t IntC = static_cast<uint32_t>(Abs);
+  float RcBelow = 0;
+  if (Whole && IntC % 2 == 0 && (IntC & (IntC - 1)) != 0)
+    RcBelow = std::fabs(static_cast<double>(*C) * Rc) < 1.0
+                  ? Rc
+                  : std::nextafter(Rc, 0.0f);
+  bool WholeRange = Whole;
+  if (!sequenceExact(*C, Rc, RcBelow)) {
+    if (RcBelow == 0 || !sequenceExact(*C, Rc, 0))
+      return std::nullopt;
+    RcBelow = 0; // the plain sequence, above 2^-80 only
+    WholeRange = false;
+  }
   char Text[32];
   std::snprintf(Text, sizeof Text, "%.9g", static_cast<double>(*C));
-  return ConstantDivisor{ElemType::Float, *C, Rc, Text,
-                         "an5d_div_" + identifierPart(Text)};
+  ConstantDivisor D{ElemType::Float, *C, Rc, Text,
+                    "an5d_div_" + identifierPart(Text)};
+  D.ReciprocalBelow = RcBelow;
+  D.WholeRange = WholeRange;
+  return D;
 }
 
 void an5d::collectConstantDivisors(const StencilAnalysis &A, const Expr &E,

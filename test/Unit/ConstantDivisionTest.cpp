@@ -223,4 +223,95 @@ TEST(ConstantDivision, DoubleSequenceIsIeeeDivision) {
   EXPECT_GT(Checked, int64_t(10000000));
 }
 
+float fromBits32(uint32_t Bits) {
+  float F;
+  std::memcpy(&F, &Bits, sizeof F);
+  return F;
+}
+
+uint32_t bitsOf32(float F) {
+  uint32_t Bits;
+  std::memcpy(&Bits, &F, sizeof Bits);
+  return Bits;
+}
+
+/// The float helper's arithmetic (lib/CodeGen/DivisionHelper.cpp): the
+/// sequence, its parity rule for even c, and whether its range test lets the
+/// result stand.
+float floatSequence(const ConstantDivisor &D, float X, bool &Proved) {
+  const float C = static_cast<float>(D.Value),
+              Rc = static_cast<float>(D.Reciprocal);
+  float Q0 = X * Rc;
+  float Correct = Rc;
+  if (D.ReciprocalBelow != 0)
+    Correct = fromBits32(bitsOf32(static_cast<float>(D.ReciprocalBelow)) +
+                         (bitsOf32(Q0) & 1u));
+  float Q = std::copysign(std::fma(std::fma(Q0, -C, X), Correct, Q0), Q0);
+  float A = std::fabs(Q0);
+  Proved = (A >= D.rangeLow() || X == 0.0f) && A <= D.rangeHigh();
+  return Q;
+}
+
+// The float proof (ConstantDivision.cpp) against IEEE division. Whole
+// divisors: every subnormal dividend of either sign (quotients exactly
+// halfway between two subnormals occur there for even c), every dividend
+// whose quotient lies in [2^-126, 2^-124] (where the tie test must not
+// fire), then random dividends of every binade, quotients up to 2^82.
+// Other divisors keep the range [2^-80, 2^80].
+TEST(ConstantDivision, FloatSequenceIsIeeeDivision) {
+  const char *Divisors[] = {"118", "-118", "100", "12", "53", "2.5f"};
+  std::mt19937_64 Rng(20261128);
+  for (const char *Text : Divisors) {
+    bool IsFloat = Text[std::strlen(Text) - 1] == 'f';
+    Expr Lit = literal(Text[0] == '-' ? Text + 1 : Text,
+                       IsFloat ? ScalarType::Float : ScalarType::Int);
+    Expr Divisor = Lit;
+    if (Text[0] == '-') {
+      Divisor.K = Expr::Unary;
+      Divisor.Text = "-";
+      Divisor.Type = Lit.Type;
+      Divisor.Args = {Lit};
+    }
+    std::optional<ConstantDivisor> D = constantDivisor(division(Divisor));
+    ASSERT_TRUE(D) << Text;
+    const float C = static_cast<float>(D->Value);
+    EXPECT_EQ(D->rangeLow() == 0, !IsFloat) << Text;
+    // Even whole c that is not a power of two: the parity rule for ties.
+    const int64_t Whole = IsFloat ? 0 : std::llabs(int64_t(D->Value));
+    EXPECT_EQ(D->ReciprocalBelow != 0, Whole % 2 == 0 && Whole != 0) << Text;
+    int64_t Tried = 0, Proved = 0, Wrong = 0;
+    auto check = [&](float V) {
+      ++Tried;
+      bool InRange = false;
+      float Q = floatSequence(*D, V, InRange);
+      if (!InRange)
+        return;
+      ++Proved;
+      if (bitsOf32(Q) != bitsOf32(V / C) && Wrong++ < 5)
+        ADD_FAILURE() << std::hexfloat << V << " / " << C << ": " << Q
+                      << " instead of " << V / C;
+    };
+    if (!IsFloat)
+      for (uint32_t N = 0; N < (1u << 23); ++N) {
+        check(fromBits32(N));
+        check(fromBits32(N | 0x80000000u));
+      }
+    if (!IsFloat)
+      for (uint32_t B = bitsOf32(std::fabs(C) * 0x1p-126f),
+                    End = bitsOf32(std::fabs(C) * 0x1p-124f);
+           B <= End; ++B) {
+        check(fromBits32(B));
+        check(-fromBits32(B));
+      }
+    for (int K = 0; K < 1000000; ++K) {
+      // Any significand and sign, quotients in [2^-150, 2^82].
+      int E = int(Rng() % 233) - 150;
+      float Q = std::ldexp(fromBits32(0x3f800000u | uint32_t(Rng() >> 41)), E);
+      check((Rng() & 1 ? -Q : Q) * C);
+    }
+    EXPECT_EQ(Wrong, 0) << Text;
+    EXPECT_GT(Proved, Tried / 2) << Text;
+  }
+}
+
 } // namespace
