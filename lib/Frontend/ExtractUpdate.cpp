@@ -92,9 +92,11 @@ std::optional<Expr> Extractor::scalarRef(const clang::DeclRefExpr *Ref) {
   if (Iterators.count(V)) {
     D.error(Reject::UnsupportedExpr, Ref->getSourceRange(),
             "the update uses loop iterator '" + V->getName().str() +
-                "' as a value; an5dc needs the same update at every cell and "
-                "step (a position-dependent coefficient can come from a second "
-                "array in a later version)");
+                "' as a value; an5dc needs the same update at every cell (the "
+                "time loop's iterator may appear): give a coefficient that "
+                "depends on the position as a read-only array filled before "
+                "the time loop and indexed by the iterators, as 'coef[" +
+                V->getName().str() + "] * ...'");
     return std::nullopt;
   }
   Expr E;
