@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
 
+#include "clang/Lex/Lexer.h"
+
 #include <algorithm>
 
 using namespace an5d;
@@ -110,6 +112,26 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
       if (R->isConstant())
         return L->scaled(R->Constant);
       return nonAffine("it multiplies two variables");
+    }
+    if (Op == clang::BO_Rem && !constantValue(B->getRHS())) {
+      // '(j + 1) % m' wraps around: a periodic boundary, not an offset.
+      std::optional<AffineExpr> L = toAffine(B->getLHS());
+      if (!L)
+        return std::nullopt;
+      for (const auto &[Var, Iter] : Iterators)
+        if (Iter != S.Time.Iter && L->coeff(Iter)) {
+          std::string Text = clang::Lexer::getSourceText(
+                                 clang::CharSourceRange::getTokenRange(
+                                     E->getSourceRange()),
+                                 SM, Ctx.getLangOpts())
+                                 .str();
+          D.error(Reject::NonAffine, E->getSourceRange(),
+                  "'" + Text + "' wraps around: periodic boundaries are not "
+                  "supported; an5dc keeps the boundary cells fixed and reads "
+                  "at constant offsets from the cell ('" + Iter + " + 1', '" +
+                  Iter + " - 1'), with the loops leaving the boundary out");
+          return std::nullopt;
+        }
     }
     return nonAffine("operator '" + B->getOpcodeStr().str() +
                      "' on a variable");

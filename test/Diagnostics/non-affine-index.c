@@ -10,4 +10,4 @@ void run(int T, int n, int m, float (*A)[n][m]) {
 #pragma endscop
 }
 
-// CHECK: non-affine-index.c:9:41: error: expression is not affine: operator '%' on a variable; indices and bounds must be sums of integer constants times loop iterators and parameters [non-affine]
+// CHECK: non-affine-index.c:9:41: error: expression is not affine: it multiplies two variables; indices and bounds must be sums of integer constants times loop iterators and parameters [non-affine]
