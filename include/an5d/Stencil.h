@@ -173,6 +173,14 @@ const char *stencilFormName(StencilForm F);
 struct FieldInfo {
   ArrayInfo Array;
   unsigned Planes = 1;
+  /// Two arrays whose pointers the time loop swaps after its nests ('tmp =
+  /// u; u = un; un = tmp;'): Array is the one the steps read (plane 0 on the
+  /// device, named by the pointer read when the loop starts, its extents
+  /// with the plane's 2 first) and SwapOut the pointer they write (plane 1);
+  /// SwapTemp the swap's pointer when it is declared before the loop.
+  std::string SwapOut, SwapTemp;
+  unsigned SwapOrder = 0; // its swap's place among the step's swaps
+  bool swapped() const { return !SwapOut.empty(); }
 };
 
 /// One assignment of a several-field time step, in program order. Its

@@ -11,7 +11,9 @@
 //===----------------------------------------------------------------------===//
 #include "Emitter.h"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <set>
 
 using namespace an5d;
@@ -733,8 +735,11 @@ private:
 
   std::string runParams() const {
     std::string R;
-    for (const FieldInfo &F : S.Fields)
+    for (const FieldInfo &F : S.Fields) {
       R += Elem + " *host_" + F.Array.Name + ", ";
+      if (F.swapped())
+        R += Elem + " *host_" + F.SwapOut + ", ";
+    }
     for (unsigned D = 0; D < S.GridDims; ++D)
       R += "long an5d_ext" + str(D) + ", ";
     R += "long t_first, long t_last";
@@ -840,6 +845,17 @@ private:
            "device_bytes));");
     for (size_t F = 0; F < S.Fields.size(); ++F) {
       const FieldInfo &FI = S.Fields[F];
+      if (FI.swapped()) {
+        // Two user arrays: the one the steps read is plane 0.
+        W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) + ", host_" +
+               FI.Array.Name + ", plane_cells * sizeof(" + Elem +
+               "), cudaMemcpyHostToDevice));");
+        W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) +
+               " + plane_cells, host_" + FI.SwapOut +
+               ", plane_cells * sizeof(" + Elem +
+               "), cudaMemcpyHostToDevice));");
+        continue;
+      }
       W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) + ", host_" +
              FI.Array.Name + ", " + str(FI.Planes) +
              " * plane_cells * sizeof(" + Elem +
@@ -866,10 +882,19 @@ private:
     W.line("AN5D_CHECK(cudaDeviceSynchronize());");
     for (size_t F = 0; F < S.Fields.size(); ++F) {
       const FieldInfo &FI = S.Fields[F];
-      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", grid + " +
-             (Copy == "0" ? std::string() : Copy + " * cells + ") +
-             fieldOffset(F) + ", " + str(FI.Planes) +
-             " * plane_cells * sizeof(" + Elem +
+      const std::string From = "grid + " +
+                               (Copy == "0" ? std::string() : Copy + " * cells + ") +
+                               fieldOffset(F);
+      if (FI.swapped()) {
+        W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", " + From +
+               ", plane_cells * sizeof(" + Elem + "), cudaMemcpyDeviceToHost));");
+        W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.SwapOut + ", " + From +
+               " + plane_cells, plane_cells * sizeof(" + Elem +
+               "), cudaMemcpyDeviceToHost));");
+        continue;
+      }
+      W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", " + From +
+             ", " + str(FI.Planes) + " * plane_cells * sizeof(" + Elem +
              "), cudaMemcpyDeviceToHost));");
     }
     W.line("AN5D_CHECK(cudaFree(grid));");
@@ -902,6 +927,36 @@ private:
     return Rows;
   }
 
+  /// Swapped fields' pointers end as the C loop leaves them: exchanged
+  /// once per iteration, a swap's temporary declared before the loop equal
+  /// to its last write pointer (the last swap's, where swaps share one).
+  void swapEpilogue(const std::function<void(const std::string &)> &line,
+                    const std::string &Runs) {
+    std::vector<const FieldInfo *> Swapped;
+    for (const FieldInfo &F : S.Fields)
+      if (F.swapped())
+        Swapped.push_back(&F);
+    std::sort(Swapped.begin(), Swapped.end(),
+              [](const FieldInfo *X, const FieldInfo *Y) {
+                return X->SwapOrder < Y->SwapOrder;
+              });
+    const Loop &Time = S.Time;
+    std::string Odd = "((" + Time.Upper.str(wide) + ") - (" +
+                      Time.Lower.str(wide) + ") + 1) % 2 != 0";
+    for (const FieldInfo *F : Swapped) {
+      const std::string &In = F->Array.Name, &Out = F->SwapOut;
+      line("  /* the C loop swaps " + In + " and " + Out +
+           " once per iteration */");
+      line("  if (" + Runs + " && " + Odd + ") {");
+      line("    auto an5d_swap = " + In + ";");
+      line("    " + In + " = " + Out + ";");
+      line("    " + Out + " = an5d_swap;");
+      line("  }");
+      if (!F->SwapTemp.empty())
+        line("  if (" + Runs + ") " + F->SwapTemp + " = " + Out + ";");
+    }
+  }
+
   void userProgram() {
     const std::string &T = Src.Text;
     unsigned FirstLine = writeTextBeforeScop(W, Src);
@@ -911,32 +966,47 @@ private:
          str(Src.EndLine) + ") runs on the GPU through an5d_run_" + Fn +
          " */");
     line("{");
-    std::vector<std::string> Bases, Cells;
+    // The user's arrays in the run's order: a field's one array, or a
+    // swapped field's two (their addresses taken before the run, which
+    // swaps the pointers as the C loop does).
+    struct HostArray {
+      std::string Name, Base, Cells, Dims;
+    };
+    std::vector<HostArray> Arrays;
     for (const FieldInfo &F : S.Fields) {
-      std::string Zeros;
-      for (size_t D = 0; D < F.Array.Extents.size(); ++D)
+      const size_t Own = F.swapped() ? 1 : 0; // the plane's extent is ours
+      std::string Zeros, Dims;
+      for (size_t D = Own; D < F.Array.Extents.size(); ++D)
         Zeros += "[0]";
-      Bases.push_back("&" + F.Array.Name + Zeros);
-      std::string C = "(size_t)" + str(F.Planes);
-      for (size_t D = F.Planes - 1; D < F.Array.Extents.size(); ++D)
+      for (size_t D = Own + 1; D < F.Array.ExtentText.size(); ++D)
+        Dims += "[" + F.Array.ExtentText[D] + "]";
+      if (!F.swapped()) {
+        std::string C = "(size_t)" + str(F.Planes);
+        for (size_t D = F.Planes - 1; D < F.Array.Extents.size(); ++D)
+          C += " * (" + F.Array.ExtentText[D] + ")";
+        Arrays.push_back({F.Array.Name, "&" + F.Array.Name + Zeros, C, Dims});
+        continue;
+      }
+      std::string C = "(size_t)1";
+      for (size_t D = 1; D < F.Array.Extents.size(); ++D)
         C += " * (" + F.Array.ExtentText[D] + ")";
-      Cells.push_back(C);
+      for (const std::string &Name : {F.Array.Name, F.SwapOut}) {
+        line("  " + Elem + " *an5d_base_" + Name + " = (" + Elem + " *)&" +
+             Name + Zeros + ";");
+        Arrays.push_back({Name, "an5d_base_" + Name, C, Dims});
+      }
     }
     W.raw("#ifdef AN5D_VERIFY");
-    for (size_t F = 0; F < S.Fields.size(); ++F)
-      line("  " + Elem + " *an5d_reference_" + str(F) +
-           " = an5d_verify_copy((const " + Elem + " *)" + Bases[F] + ", " +
-           Cells[F] + ");");
+    for (size_t K = 0; K < Arrays.size(); ++K)
+      line("  " + Elem + " *an5d_reference_" + str(K) +
+           " = an5d_verify_copy((const " + Elem + " *)" + Arrays[K].Base +
+           ", " + Arrays[K].Cells + ");");
     line("  {");
     line("    /* the original loop on copies of the fields */");
-    for (size_t F = 0; F < S.Fields.size(); ++F) {
-      const ArrayInfo &A = S.Fields[F].Array;
-      std::string Dims;
-      for (size_t D = 1; D < A.Extents.size(); ++D)
-        Dims += "[" + A.ExtentText[D] + "]";
-      line("    " + Elem + " (*" + A.Name + ")" + Dims + " = (" + Elem +
-           " (*)" + Dims + ")an5d_reference_" + str(F) + ";");
-    }
+    for (size_t K = 0; K < Arrays.size(); ++K)
+      line("    " + Elem + " (*" + Arrays[K].Name + ")" + Arrays[K].Dims +
+           " = (" + Elem + " (*)" + Arrays[K].Dims + ")an5d_reference_" +
+           str(K) + ";");
     std::string Body = T.substr(Src.BodyBegin, Src.BodyEnd - Src.BodyBegin);
     if (!Body.empty() && Body.back() == '\n')
       Body.pop_back();
@@ -944,8 +1014,8 @@ private:
     line("  }");
     W.raw("#endif");
     std::string Args;
-    for (const std::string &B : Bases)
-      Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + B);
+    for (const HostArray &H : Arrays)
+      Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + H.Base);
     const FieldInfo &First = S.Fields[0];
     for (unsigned D = 0; D < S.GridDims; ++D)
       Args += ", (long)(" + First.Array.ExtentText[D + First.Planes - 1] + ")";
@@ -988,11 +1058,12 @@ private:
       }
     }
     W.raw("#ifdef AN5D_VERIFY");
-    for (size_t F = 0; F < S.Fields.size(); ++F)
-      line("  an5d_verify_compare(an5d_reference_" + str(F) + ", (const " +
-           Elem + " *)" + Bases[F] + ", " + Cells[F] + ", " +
+    for (size_t K = 0; K < Arrays.size(); ++K)
+      line("  an5d_verify_compare(an5d_reference_" + str(K) + ", (const " +
+           Elem + " *)" + Arrays[K].Base + ", " + Arrays[K].Cells + ", " +
            toleranceLiteral(P.VerifyTolerance) + ");");
     W.raw("#endif");
+    swapEpilogue(line, Runs);
     line("}");
     writeTextAfterScop(W, Src);
   }

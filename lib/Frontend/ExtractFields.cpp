@@ -128,31 +128,17 @@ bool Extractor::parseFields() {
   for (const auto &[Var, Iter] : Iterators)
     if (Iter == S.Time.Iter)
       TimeVar = Var;
-  for (unsigned Nest = 0; Nest < FieldBody.size(); ++Nest) {
-    // A swap of arrays would make a field two arrays in turn, which the
-    // fields' host code does not copy yet; the plane form says the same.
+  // Pointer swaps after the nests: each swapped pair is one field.
+  size_t NestEnd = FieldBody.size();
+  for (size_t I = 0; I < FieldBody.size() && NestEnd == FieldBody.size(); ++I) {
     const clang::VarDecl *Dst, *Src;
     bool Declares;
-    if (pointerCopy(FieldBody[Nest], Dst, Src, Declares)) {
-      const std::string Name = Src->getName().str();
-      // The cell in the iterators of the nest before, as the user named them.
-      std::string Cell;
-      if (!S.FieldStatements.empty() &&
-          S.FieldStatements.back().Loops.size() == S.GridDims)
-        for (const Loop &L : S.FieldStatements.back().Loops)
-          Cell += "[" + L.Iter + "]";
-      else
-        Cell = cellExample(S.GridDims ? S.GridDims : 2, false);
-      D.error(Reject::SeveralFields, FieldBody[Nest]->getSourceRange(),
-              "a time step of several fields swaps pointers ('" +
-                  Dst->getName().str() + " = " + Name +
-                  "'); an5dc does not accept that yet: give each field two "
-                  "planes of one array, selected by the time loop's "
-                  "iterator, as '" + Name + "[(" + S.Time.Iter + " + 1) % 2]" +
-                  Cell + " = ... " + Name + "[" + S.Time.Iter + " % 2]" +
-                  Cell + " ...', and drop the swap");
-      return false;
-    }
+    if (pointerCopy(FieldBody[I], Dst, Src, Declares))
+      NestEnd = I;
+  }
+  if (NestEnd < FieldBody.size() && !parseFieldSwaps(NestEnd))
+    return false;
+  for (unsigned Nest = 0; Nest < NestEnd; ++Nest) {
     // Each nest declares its own iterators; names repeat across nests.
     Iterators.clear();
     Iterators[TimeVar] = S.Time.Iter;
@@ -173,6 +159,64 @@ bool Extractor::parseFields() {
   }
   S.Space = Naming->Loops;
   gridRows();
+  return true;
+}
+
+/// 'tmp = u; u = un; un = tmp;' per field after the nests of the step:
+/// the nests write one of the two pointers and read through the other, so
+/// the two arrays are the field's two planes, the read one plane 0.
+bool Extractor::parseFieldSwaps(size_t First) {
+  std::vector<const clang::VarDecl *> Written;
+  unsigned Assignments = 0;
+  for (size_t I = 0; I < First; ++I)
+    assignedArrays(FieldBody[I], Written, Assignments);
+  if (!S.Time.Lower.isConstant()) {
+    D.error(Reject::NotDoubleBuffered, FieldBody[First]->getSourceRange(),
+            "with pointer swaps the time loop must start at a constant; it "
+            "starts at '" + S.Time.Lower.str() + "'");
+    return false;
+  }
+  for (size_t I = First; I < FieldBody.size(); I += 3) {
+    llvm::ArrayRef<const clang::Stmt *> Rest(FieldBody);
+    Rest = Rest.slice(I, std::min<size_t>(3, FieldBody.size() - I));
+    Swap W;
+    if (Rest.size() < 3 || !matchSwap(Rest, W)) {
+      D.error(Reject::SeveralFields, FieldBody[I]->getSourceRange(),
+              "after the loop nests of a time step of several fields an5dc "
+              "accepts swaps of two pointers, one per field, as 'tmp = u; "
+              "u = un; un = tmp;'; this statement is not part of one");
+      return false;
+    }
+    const bool FirstWritten = llvm::is_contained(Written, W.First),
+               SecondWritten = llvm::is_contained(Written, W.Second);
+    if (FirstWritten == SecondWritten) {
+      D.error(Reject::TurnMismatch, FieldBody[I]->getSourceRange(),
+              "the swap exchanges '" + W.First->getName().str() + "' and '" +
+                  W.Second->getName().str() + "', but the loop nests write " +
+                  (FirstWritten ? "through both" : "through neither") +
+                  "; with a pointer swap the step writes through one of the "
+                  "two pointers and reads through the other");
+      return false;
+    }
+    FieldSwap F;
+    F.In = FirstWritten ? W.Second : W.First;
+    F.Out = FirstWritten ? W.First : W.Second;
+    F.Temp = W.Temp;
+    // One temporary may serve every swap, declared by the first: only one
+    // declared before the time loop outlives it.
+    F.TempDeclaredInLoop = !isBefore(W.Temp->getLocation(),
+                                     FieldBody.front()->getBeginLoc());
+    F.Order = (I - First) / 3;
+    for (const clang::VarDecl *V : {F.In, F.Out})
+      if (FieldSwapOf.count(V)) {
+        D.error(Reject::SeveralFields, FieldBody[I]->getSourceRange(),
+                "'" + V->getName().str() + "' is swapped twice in one time "
+                "step; swap each field's pointers once");
+        return false;
+      }
+    FieldSwapOf[F.In] = F;
+    FieldSwapOf[F.Out] = F;
+  }
   return true;
 }
 
@@ -397,6 +441,14 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
   for (const auto &[Var, Iter] : Iterators)
     if (Iter == S.Time.Iter)
       TimeVar = Var;
+  // A swapped pointer names its field by the pointer the steps read.
+  const FieldSwap *Swapped = nullptr;
+  bool WritesSwapped = false;
+  if (auto It = FieldSwapOf.find(V); It != FieldSwapOf.end()) {
+    Swapped = &It->second;
+    WritesSwapped = V == Swapped->Out;
+    V = Swapped->In;
+  }
   auto Known = FieldIndex.find(V);
   if (Known == FieldIndex.end()) {
     FieldInfo FI;
@@ -404,6 +456,35 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
       return false;
     FI.Planes =
         !Indices.empty() && selectsTimePlane(Indices[0], TimeVar) ? 2 : 1;
+    if (Swapped) {
+      ArrayInfo OutArray;
+      if (!describeArrayType(Swapped->Out, E->getSourceRange(), OutArray,
+                             "the field"))
+        return false;
+      bool Alike = OutArray.Elem == FI.Array.Elem &&
+                   OutArray.ExtentText.size() == FI.Array.ExtentText.size();
+      for (size_t Dm = 1; Alike && Dm < OutArray.ExtentText.size(); ++Dm)
+        Alike = OutArray.ExtentText[Dm] == FI.Array.ExtentText[Dm];
+      if (!Alike) {
+        D.error(Reject::TurnMismatch, E->getSourceRange(),
+                "'" + FI.Array.Name + "' and '" + OutArray.Name +
+                    "' are swapped but declared differently; the two arrays "
+                    "of a field have one element type and the same extents");
+        D.note(OutArray.DeclRange, "'" + OutArray.Name + "' is declared here");
+        return false;
+      }
+      if (!claimName(OutArray.Name, Swapped->Out, E->getSourceRange()))
+        return false;
+      // The two arrays as the field's two planes, plane 0 the read one.
+      FI.Planes = 2;
+      FI.Array.Extents.insert(FI.Array.Extents.begin(),
+                              AffineExpr::constant(2));
+      FI.Array.ExtentText.insert(FI.Array.ExtentText.begin(), "2");
+      FI.SwapOut = OutArray.Name;
+      FI.SwapOrder = Swapped->Order;
+      if (!Swapped->TempDeclaredInLoop)
+        FI.SwapTemp = Swapped->Temp->getName().str();
+    }
     ArrayInfo &AI = FI.Array;
     if (FI.Planes == 2 && !AI.Extents.empty() && !AI.Extents[0]) {
       AI.Extents[0] = AffineExpr::constant(2);
@@ -476,16 +557,24 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
   const FieldInfo &FI = S.Fields[Known->second];
   A.Field = Known->second;
   A.Range = E->getSourceRange();
-  if (Indices.size() != FI.Array.Extents.size()) {
+  const size_t Subscripts = FI.Array.Extents.size() - (Swapped ? 1 : 0);
+  if (Indices.size() != Subscripts) {
     D.error(Reject::Dimensionality, E->getSourceRange(),
             "'" + FI.Array.Name + "' is indexed with " +
                 std::to_string(Indices.size()) + " subscripts; it has " +
-                std::to_string(FI.Array.Extents.size()) + " dimensions" +
-                (FI.Planes == 2 ? " (the plane first)" : ""));
+                std::to_string(Subscripts) + " dimensions" +
+                (FI.Planes == 2 && !Swapped ? " (the plane first)" : ""));
     return false;
   }
   size_t First = 0;
-  if (FI.Planes == 2) {
+  if (Swapped) {
+    // Step t reads plane (t - lo) % 2 and writes the other.
+    A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
+                 AffineExpr::constant((WritesSwapped ? 1 : 0) -
+                                      S.Time.Lower.Constant);
+    A.Modulus = 2;
+    A.SignedRemainder = true;
+  } else if (FI.Planes == 2) {
     if (!selectsTimePlane(Indices[0], TimeVar)) {
       D.error(Reject::NotDoubleBuffered, Indices[0]->getSourceRange(),
               "'" + FI.Array.Name + "' has a plane index elsewhere; every "

@@ -191,6 +191,18 @@ private:
   // S.Fields.
   std::vector<const clang::Stmt *> FieldBody;
   std::map<const clang::VarDecl *, unsigned> FieldIndex;
+  /// Several fields with pointer swaps after the nests: each swapped
+  /// pointer -> the pointer the steps read (the field's key in FieldIndex)
+  /// and whether it is the one they write.
+  struct FieldSwap {
+    const clang::VarDecl *In = nullptr, *Out = nullptr;
+    const clang::VarDecl *Temp = nullptr;
+    bool TempDeclaredInLoop = false;
+    unsigned Order = 0; // its place among the step's swaps
+  };
+  std::map<const clang::VarDecl *, FieldSwap> FieldSwapOf;
+  /// The swaps from statement First of FieldBody on, one per field.
+  bool parseFieldSwaps(size_t First);
 };
 
 /// St is 'Dst = Src;' or 'T Dst = Src;' between pointer variables

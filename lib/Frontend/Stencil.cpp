@@ -359,7 +359,11 @@ void Stencil::dumpFields(llvm::raw_ostream &OS) const {
     OS << "  field: " << F.Array.Name;
     for (const std::optional<AffineExpr> &E : F.Array.Extents)
       OS << "[" << (E ? E->str() : "?") << "]";
-    OS << (F.Planes == 1 ? " (updated in place)" : " (2 planes)") << "\n";
+    OS << (F.Planes == 1  ? " (updated in place)"
+           : F.swapped() ? " (2 planes: it and " + F.SwapOut +
+                               ", pointers swapped after each step)"
+                         : std::string(" (2 planes)"))
+       << "\n";
   }
   OS << "  params: [";
   for (size_t I = 0; I < Params.size(); ++I)
