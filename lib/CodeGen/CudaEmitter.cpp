@@ -818,15 +818,23 @@ void Emitter::pointerSwapEpilogue(
     Line("  }");
     return;
   }
-  const std::string &In = S.PlaneArrays[0].Name, &Out = S.PlaneArrays[1].Name;
+  writePointerSwapBack(Line, S.PlaneArrays[0].Name, S.PlaneArrays[1].Name,
+                       S.SwapTemp, Runs,
+                       "((" + Hi + ") - (" + Lo + ") + 1) % 2 != 0");
+}
+
+void codegen::writePointerSwapBack(
+    const std::function<void(const std::string &)> &Line,
+    const std::string &In, const std::string &Out, const std::string &Temp,
+    const std::string &Runs, const std::string &Odd) {
   Line("  /* the C loop swaps " + In + " and " + Out + " once per iteration */");
-  Line("  if (" + Runs + " && ((" + Hi + ") - (" + Lo + ") + 1) % 2 != 0) {");
+  Line("  if (" + Runs + " && " + Odd + ") {");
   Line("    auto an5d_swap = " + In + ";");
   Line("    " + In + " = " + Out + ";");
   Line("    " + Out + " = an5d_swap;");
   Line("  }");
-  if (!S.SwapTemp.empty())
-    Line("  if (" + Runs + ") " + S.SwapTemp + " = " + Out + ";");
+  if (!Temp.empty())
+    Line("  if (" + Runs + ") " + Temp + " = " + Out + ";");
 }
 
 std::string Emitter::kernelDescription() const {

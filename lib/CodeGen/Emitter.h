@@ -96,6 +96,14 @@ void writePreludeCommon(CodeWriter &W, const SourceText &Src,
 unsigned writeTextBeforeScop(CodeWriter &W, const SourceText &Src);
 /// The user's file after the region, its line numbers restored.
 void writeTextAfterScop(CodeWriter &W, const SourceText &Src);
+/// After the region: pointers In and Out, swapped once per iteration of a
+/// time loop that ran when Runs holds, Odd when it ran an odd number of
+/// times, end as the C loop leaves them; Temp (the swap's temporary, ""
+/// when it does not outlive the loop) holds the last write pointer.
+void writePointerSwapBack(const std::function<void(const std::string &)> &Line,
+                          const std::string &In, const std::string &Out,
+                          const std::string &Temp, const std::string &Runs,
+                          const std::string &Odd);
 /// The names of the -D macros, in order, once each; an5dc's own AN5D_
 /// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
 std::vector<std::string> userMacroNames(const SourceText &Src);

@@ -943,18 +943,9 @@ private:
     const Loop &Time = S.Time;
     std::string Odd = "((" + Time.Upper.str(wide) + ") - (" +
                       Time.Lower.str(wide) + ") + 1) % 2 != 0";
-    for (const FieldInfo *F : Swapped) {
-      const std::string &In = F->Array.Name, &Out = F->SwapOut;
-      line("  /* the C loop swaps " + In + " and " + Out +
-           " once per iteration */");
-      line("  if (" + Runs + " && " + Odd + ") {");
-      line("    auto an5d_swap = " + In + ";");
-      line("    " + In + " = " + Out + ";");
-      line("    " + Out + " = an5d_swap;");
-      line("  }");
-      if (!F->SwapTemp.empty())
-        line("  if (" + Runs + ") " + F->SwapTemp + " = " + Out + ";");
-    }
+    for (const FieldInfo *F : Swapped)
+      writePointerSwapBack(line, F->Array.Name, F->SwapOut, F->SwapTemp, Runs,
+                           Odd);
   }
 
   void userProgram() {
