@@ -72,6 +72,14 @@ struct DeviceSpec : Target {
   double EdgeSlowdown = 1;
   /// Calibrated: the same for the 2D (and 1D) kernels in float.
   double EdgeSlowdown2DFloat = 1;
+  /// Calibrated, 2D scalar kernels in float: the fraction of a
+  /// launch's global-memory time that adds to its issue or shared time
+  /// (the streaming loop's loads do not hide all of it).
+  double GlobalExposed2DFloat = 0;
+  /// Calibrated, 2D scalar kernels in float: the streaming loop's code
+  /// (bytes) above which instruction fetch slows it, and the slowdown per
+  /// multiple of it beyond (0: no code-size term).
+  double CodeBudget2DFloat = 0, CodeSlowdown2DFloat = 0;
   std::string Source; // where the figures come from
 };
 
@@ -142,6 +150,7 @@ struct Prediction {
   double TimeCompute = 0, TimeIssue = 0, TimeShared = 0, TimeGlobal = 0;
   double WaveEfficiency = 0, LatencyEfficiency = 0;
   double EdgeFraction = 0;  // blocks touching the boundary
+  double CodeBytes = 0;     // estimated streaming loop of the deepest kernel
   int64_t Blocks = 0;       // per launch
   int64_t BlocksPerSM = 0;
   int64_t Registers = 0;    // estimated per thread

@@ -19,6 +19,15 @@ constexpr double CalibratedVectorOverhead = 8.0;
 /// Double keeps them: its defaults measured 0.97x-1.03x with these.
 constexpr double CalibratedOverhead2DFloat = 12.0;
 constexpr double CalibratedEdge2DFloat = 2.0;
+/// Refitted on 2026-11-29 with a sweep of the division stencils after exact
+/// division stopped falling back (h200-2026-11-29-model-2d-sweep.csv) and
+/// the sweep above: with the global-memory time fully hidden the model put
+/// bT 2-3 first where bT 4-8 measured up to 16% faster.
+constexpr double CalibratedGlobalExposed2DFloat = 0.3;
+/// Fitted the same day to gradient2d float's degrees 4-7 (2 cells): its
+/// degree-7 loop (126 KB of SASS) ran 0.7x the degree-6 one.
+constexpr double CalibratedCodeBudget2DFloat = 64.0 * 1024;
+constexpr double CalibratedCodeSlowdown2DFloat = 0.5;
 
 /// Several fields (FieldsModel.cpp), fitted to the H200 fdtd-2d sweep of
 /// 2026-11-28 (h200-2026-11-28-fdtd2d-sweep.csv: 24 N.5D files, rms error
@@ -50,6 +59,9 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.OverheadInstr = CalibratedOverhead;
   D.OverheadInstr2DFloat = CalibratedOverhead2DFloat;
   D.EdgeSlowdown2DFloat = CalibratedEdge2DFloat;
+  D.GlobalExposed2DFloat = CalibratedGlobalExposed2DFloat;
+  D.CodeBudget2DFloat = CalibratedCodeBudget2DFloat;
+  D.CodeSlowdown2DFloat = CalibratedCodeSlowdown2DFloat;
   D.VectorOverheadInstr = CalibratedVectorOverhead;
   D.LatencyCycles = CalibratedLatency;
   D.EdgeSlowdown = CalibratedEdge;

@@ -484,6 +484,18 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
       Worst = B.Time;
       R.Limit = B.Name;
     }
+  // 2D float: part of the global-memory time adds to the issue or shared
+  // time; without it the model put low degrees first (a bT 6 sweep of the
+  // division stencils, log-2026-11-29-model-2d.md).
+  if (!Vec && Float2D && D.GlobalExposed2DFloat > 0) {
+    double Chip = std::max(R.TimeIssue, R.TimeShared);
+    double Both = Chip + D.GlobalExposed2DFloat * R.TimeGlobal;
+    if (Both > Worst) {
+      Worst = Both;
+      R.Limit = (R.TimeIssue > R.TimeShared ? "issue" : "shared memory") +
+                std::string(" and global memory");
+    }
+  }
   // At bT > 1 the vector-cell kernel passes each level's rows to the next
   // through shared planes between barriers: that traffic does not overlap
   // the copies of level 0 (fitted to the H200 --kvec sweeps at bT 2).
@@ -503,7 +515,24 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // tests are per thread), no slower copy for the edges.
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
   const double LaunchSeconds = 3e-6;
-  double Launch = (Eff > 0 ? Worst * Edge / Eff : 1e30) + LaunchSeconds;
+  // The unrolled streaming loop repeats the update Degree x Unroll x Cells
+  // times; measured SASS is about 1.6 x 16 bytes per issued instruction of
+  // an update (the division and sqrt slow paths are inline) plus 8 KiB. A
+  // loop that outgrows the instruction cache runs slower (gradient2d float:
+  // 93 KB 0.9x, 126 KB 0.7x the 43 KB loop; log-2026-11-29-model-2d.md).
+  double Code = 0;
+  if (!Vec && Computed > 0) {
+    double PerUpdate = 1.6 * 16.0 * R.Instructions / Computed;
+    Code = 8192.0 + PerUpdate * double(Deg * K.Unroll * P.Cells);
+  }
+  R.CodeBytes = Code;
+  double Fetch = 1.0;
+  if (Float2D && D.CodeBudget2DFloat > 0 && Code > D.CodeBudget2DFloat)
+    Fetch += D.CodeSlowdown2DFloat * (Code / D.CodeBudget2DFloat - 1.0);
+  if (Fetch > 1.0)
+    R.Limit += " (code size)";
+  double Launch =
+      (Eff > 0 ? Worst * Edge * Fetch / Eff : 1e30) + LaunchSeconds;
   R.SecondsPerStep = Launch / double(Deg);
   double Cells = 1;
   for (unsigned Dm = 0; Dm < P.Dims; ++Dm)
@@ -673,6 +702,10 @@ void Prediction::dump(llvm::raw_ostream &OS) const {
                      (long long)Registers, (long long)RegisterCap,
                      Spills ? ", spills" : "", (long long)BlocksPerSM,
                      WaveEfficiency, LatencyEfficiency, EdgeFraction);
+  if (CodeBytes > 0)
+    OS << llvm::format("  streaming loop of the deepest kernel: about %.0f "
+                       "KiB of code\n",
+                       CodeBytes / 1024.0);
   OS << llvm::format("  limit: %s; %.4f ms per step, %.1f GFLOP/s\n",
                      Limit.c_str(), SecondsPerStep * 1e3, GFlops);
 }

@@ -147,11 +147,12 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   }
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
-    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]: the last two for
-    // 2D float; without them OVERHEAD and EDGE serve it too.
+    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D]]]: the
+    // last three for 2D float; without them OVERHEAD and EDGE serve it too
+    // (and the device's exposed global-memory fraction stays).
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
-    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 6 ||
+    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 7 ||
                Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
                Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
                Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
@@ -159,13 +160,15 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
     Calibrated.EdgeSlowdown2DFloat = Calibrated.EdgeSlowdown;
     if (!Bad && Parts.size() >= 4)
       Bad = Parts[3].getAsDouble(Calibrated.VectorOverheadInstr);
-    if (!Bad && Parts.size() == 6)
+    if (!Bad && Parts.size() >= 6)
       Bad = Parts[4].getAsDouble(Calibrated.OverheadInstr2DFloat) ||
             Parts[5].getAsDouble(Calibrated.EdgeSlowdown2DFloat);
+    if (!Bad && Parts.size() == 7)
+      Bad = Parts[6].getAsDouble(Calibrated.GlobalExposed2DFloat);
     if (Bad) {
-      llvm::errs() << "an5dc: error: --model-calibration takes three, four or "
-                      "six numbers, e.g. 24,12,3 or 24,12,3,6 or "
-                      "16,8,3,8,12,2\n";
+      llvm::errs() << "an5dc: error: --model-calibration takes three, four, "
+                      "six or seven numbers, e.g. 24,12,3 or 24,12,3,6 or "
+                      "16,8,3,8,12,2 or 16,8,3,8,12,2,0.5\n";
       return false;
     }
   }
