@@ -966,10 +966,13 @@ private:
     std::vector<HostArray> Arrays;
     for (const FieldInfo &F : S.Fields) {
       const size_t Own = F.swapped() ? 1 : 0; // the plane's extent is ours
-      std::string Zeros, Dims;
-      for (size_t D = Own; D < F.Array.Extents.size(); ++D)
+      // A flat pointer is its first element; the original loop indexes it
+      // flat, so its copy is a flat pointer too.
+      const bool Flat = F.Array.Form == ArrayForm::FlatPointer;
+      std::string Zeros = Flat ? "[0]" : "", Dims;
+      for (size_t D = Own; !Flat && D < F.Array.Extents.size(); ++D)
         Zeros += "[0]";
-      for (size_t D = Own + 1; D < F.Array.ExtentText.size(); ++D)
+      for (size_t D = Own + 1; !Flat && D < F.Array.ExtentText.size(); ++D)
         Dims += "[" + F.Array.ExtentText[D] + "]";
       if (!F.swapped()) {
         std::string C = "(size_t)" + str(F.Planes);

@@ -450,10 +450,73 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
     V = Swapped->In;
   }
   auto Known = FieldIndex.find(V);
+  // A flat pointer, 'u[i * m + j]': its one index splits into one subscript
+  // per loop of the statement's nest (S.Space while it is parsed), and the
+  // pointer reads as rows of the lengths the index multiplies by. An index
+  // that names every loop of a nest of two or three is such a grid index
+  // ('s[0]' or 's[j]' is not: a field of fewer dimensions, refused below);
+  // once a field is flat, every access of it is.
+  const bool GridKnown = !S.Fields.empty();
+  const bool FlatField = Known != FieldIndex.end() &&
+                         S.Fields[Known->second].Array.Form ==
+                             ArrayForm::FlatPointer;
+  bool NamesEveryLoop = S.Space.size() >= 2 && Indices.size() == 1;
+  for (size_t Dm = 0; NamesEveryLoop && Dm < S.Space.size(); ++Dm) {
+    bool Named = false;
+    for (const auto &[Var, Iter] : Iterators)
+      Named = Named || (Iter == S.Space[Dm].Iter && readsVar(Indices[0], Var));
+    NamesEveryLoop = Named;
+  }
+  const bool Flat = isFlatPointer(V) && Indices.size() == 1 &&
+                    (FlatField || NamesEveryLoop);
+  std::vector<AffineExpr> FlatSpace, FlatExtents;
+  if (Flat) {
+    const std::string Name = V->getName().str();
+    const std::string Rows = "declare '" + Name + "' as a pointer to rows, '" +
+                             elemTypeName(GridKnown ? S.Elem : ElemType::Float) +
+                             " (*" + Name + ")[m]'";
+    if (Known != FieldIndex.end() && !FlatField) {
+      std::string Cell, Row;
+      for (size_t Dm = 0; Dm < S.Space.size(); ++Dm) {
+        Cell += "[" + S.Space[Dm].Iter + "]";
+        Row += "[" + (Dm ? S.Space[Dm].Iter : std::string("0")) + "]";
+      }
+      D.error(Reject::Dimensionality, E->getSourceRange(),
+              "the flat pointer '" + Name + "' is indexed as a grid of " +
+                  std::to_string(S.Space.size()) + " dimensions here, but "
+                  "an earlier nest of fewer loops accessed it as a row; "
+                  "an5dc splits a flat field's index into one subscript per "
+                  "loop, so " + Rows + " and index it '" + Name + Cell +
+                  "' and '" + Name + Row + "'");
+      return false;
+    }
+    if (S.Space.size() < 2 || (GridKnown && S.Space.size() != S.GridDims)) {
+      D.error(Reject::Dimensionality, E->getSourceRange(),
+              "the flat pointer '" + Name + "' is indexed in a nest of " +
+                  std::to_string(S.Space.size()) + " loop" +
+                  (S.Space.size() == 1 ? "" : "s") + "; an5dc splits a "
+                  "flat field's index into one subscript per loop, so each "
+                  "nest that accesses it loops over every dimension of the "
+                  "grid (for a row or a cell written alone, " + Rows + ")");
+      return false;
+    }
+    if (!splitFlatIndex(V, Indices[0], S.Space, FlatSpace, FlatExtents))
+      return false;
+  }
+  // The rows a flat array is read as: its row lengths, outermost first.
+  auto flatShape = [&](ArrayInfo &AI) {
+    AI.Form = ArrayForm::FlatPointer;
+    for (size_t Dm = 1; Dm < FlatExtents.size(); ++Dm) {
+      AI.Extents.push_back(FlatExtents[Dm]);
+      AI.ExtentText.push_back(FlatExtents[Dm].str());
+    }
+  };
   if (Known == FieldIndex.end()) {
     FieldInfo FI;
     if (!describeArrayType(V, E->getSourceRange(), FI.Array, "the field"))
       return false;
+    if (Flat)
+      flatShape(FI.Array);
     FI.Planes =
         !Indices.empty() && selectsTimePlane(Indices[0], TimeVar) ? 2 : 1;
     if (Swapped) {
@@ -461,6 +524,8 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
       if (!describeArrayType(Swapped->Out, E->getSourceRange(), OutArray,
                              "the field"))
         return false;
+      if (Flat && isFlatPointer(Swapped->Out))
+        flatShape(OutArray);
       bool Alike = OutArray.Elem == FI.Array.Elem &&
                    OutArray.ExtentText.size() == FI.Array.ExtentText.size();
       for (size_t Dm = 1; Alike && Dm < OutArray.ExtentText.size(); ++Dm)
@@ -557,6 +622,37 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
   const FieldInfo &FI = S.Fields[Known->second];
   A.Field = Known->second;
   A.Range = E->getSourceRange();
+  if (Flat) {
+    // Every access reads the field as rows of the same lengths.
+    bool Same = FI.Array.Form == ArrayForm::FlatPointer &&
+                FlatExtents.size() + FI.Planes - 1 == FI.Array.Extents.size();
+    for (size_t Dm = 1; Same && Dm < FlatExtents.size(); ++Dm)
+      Same = FI.Array.Extents[Dm + FI.Planes - 1] &&
+             *FI.Array.Extents[Dm + FI.Planes - 1] == FlatExtents[Dm];
+    if (!Same) {
+      std::string Rows;
+      for (size_t Dm = FI.Planes; Dm < FI.Array.ExtentText.size(); ++Dm)
+        Rows += (Rows.empty() ? "" : " x ") + FI.Array.ExtentText[Dm];
+      D.error(Reject::TurnMismatch, Indices[0]->getSourceRange(),
+              "this index reads '" + V->getName().str() + "' as rows of "
+              "other lengths than its first access (" + Rows + "); every "
+              "access of a flat field needs the same row lengths");
+      return false;
+    }
+    A.Space = FlatSpace;
+    if (Swapped) {
+      A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
+                   AffineExpr::constant((WritesSwapped ? 1 : 0) -
+                                        S.Time.Lower.Constant);
+      A.Modulus = 2;
+      A.SignedRemainder = true;
+    } else {
+      A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
+      A.Modulus = 1;
+      A.SignedRemainder = false;
+    }
+    return true;
+  }
   const size_t Subscripts = FI.Array.Extents.size() - (Swapped ? 1 : 0);
   if (Indices.size() != Subscripts) {
     D.error(Reject::Dimensionality, E->getSourceRange(),

@@ -1,6 +1,7 @@
 //===- ExtractFlat.cpp - Flat pointers indexed with affine arithmetic ------===//
 //
-// A pointer swap's planes may be flat pointers, 'double *out', indexed
+// A pointer swap's planes, and the fields of a time step of several, may be
+// flat pointers, 'double *out', indexed
 // 'out[i * m + j]' (2D) or 'out[(i * m + j) * p + k]' (3D). The index is a
 // polynomial in the iterators and parameters; when it is exactly
 // '(i + a) * m + (j + b)' (in 3D '((i + a) * m + j + b) * p + k + c') it
@@ -140,14 +141,15 @@ toPolynomial(const clang::Expr *E,
 
 bool Extractor::splitFlatIndex(const clang::VarDecl *V,
                                const clang::Expr *Index,
+                               const std::vector<Loop> &Dims,
                                std::vector<AffineExpr> &Space,
                                std::vector<AffineExpr> &Extents) {
-  const size_t N = S.Space.size();
-  std::string Form = "'(" + S.Space[0].Iter + " + a) * m + " +
-                     S.Space[1].Iter + " + b'";
+  const size_t N = Dims.size();
+  std::string Form = "'(" + Dims[0].Iter + " + a) * m + " +
+                     Dims[1].Iter + " + b'";
   if (N == 3)
-    Form = "'((" + S.Space[0].Iter + " + a) * m + " + S.Space[1].Iter +
-           " + b) * p + " + S.Space[2].Iter + " + c'";
+    Form = "'((" + Dims[0].Iter + " + a) * m + " + Dims[1].Iter +
+           " + b) * p + " + Dims[2].Iter + " + c'";
   const std::string Name = V->getName().str();
   const std::string Elem =
       V->getType()->getPointeeType().getUnqualifiedType().getAsString();
@@ -190,8 +192,8 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   for (const auto &[M, C] : *P) {
     int Found = -1;
     for (size_t D = 0; D < N; ++D)
-      if (std::count(M.begin(), M.end(), S.Space[D].Iter)) {
-        if (Found >= 0 || std::count(M.begin(), M.end(), S.Space[D].Iter) > 1)
+      if (std::count(M.begin(), M.end(), Dims[D].Iter)) {
+        if (Found >= 0 || std::count(M.begin(), M.end(), Dims[D].Iter) > 1)
           return refuse(Index->getSourceRange(),
                         "multiplies iterators together");
         Found = static_cast<int>(D);
@@ -203,17 +205,17 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
       Rest[M] = C;
       continue;
     }
-    Monomial Factor = *without(M, {S.Space[Found].Iter});
+    Monomial Factor = *without(M, {Dims[Found].Iter});
     Stride[Found] = {Factor, C};
     Seen[Found] = true;
   }
   for (size_t D = 0; D < N; ++D)
     if (!Seen[D])
       return refuse(Index->getSourceRange(),
-                    "does not use '" + S.Space[D].Iter + "'");
+                    "does not use '" + Dims[D].Iter + "'");
   if (!Stride[N - 1].first.empty() || Stride[N - 1].second != 1)
     return refuse(Index->getSourceRange(),
-                  "must add '" + S.Space[N - 1].Iter +
+                  "must add '" + Dims[N - 1].Iter +
                       "' itself, the innermost loop's iterator");
   // Extent d (d >= 1) is Stride[d - 1] / Stride[d]: a constant, or one
   // parameter times a constant.
@@ -224,9 +226,9 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
     if (!Q || Q->size() > 1 || Div <= 0 || Stride[D - 1].second % Div != 0 ||
         Stride[D - 1].second / Div <= 0)
       return refuse(Index->getSourceRange(),
-                    "multiplies '" + S.Space[D - 1].Iter +
+                    "multiplies '" + Dims[D - 1].Iter +
                         "' by a factor that is not a positive multiple of the "
-                        "one of '" + S.Space[D].Iter + "'");
+                        "one of '" + Dims[D].Iter + "'");
     int64_t K = Stride[D - 1].second / Div;
     Extents[D] = Q->empty() ? AffineExpr::constant(K)
                             : AffineExpr::symbol((*Q)[0]).scaled(K);
@@ -273,7 +275,7 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   // constant bounds inside its row is the one C reads.
   auto insideRows = [&](const std::vector<int64_t> &O) {
     for (size_t D = 1; D < N; ++D) {
-      const Loop &L = S.Space[D];
+      const Loop &L = Dims[D];
       if (!Extents[D].isConstant() || !L.Lower.isConstant() ||
           !L.Upper.isConstant())
         continue;
@@ -315,7 +317,7 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   for (size_t D = 0; D < N; ++D) {
     for (const std::string &X : Stride[D].first)
       addParam(X);
-    Space.push_back(AffineExpr::symbol(S.Space[D].Iter) +
+    Space.push_back(AffineExpr::symbol(Dims[D].Iter) +
                     AffineExpr::constant(Off[D]));
   }
   return true;

@@ -83,7 +83,7 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
   std::vector<AffineExpr> FlatSpace, FlatExtents;
   const bool Flat =
       isFlatPointer(V) && Indices.size() == 1 && S.Space.size() > 1;
-  if (Flat && !splitFlatIndex(V, Indices[0], FlatSpace, FlatExtents))
+  if (Flat && !splitFlatIndex(V, Indices[0], S.Space, FlatSpace, FlatExtents))
     return false;
   const std::vector<AffineExpr> *FlatShape = Flat ? &FlatExtents : nullptr;
   bool Written = false;

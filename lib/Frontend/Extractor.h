@@ -122,7 +122,12 @@ private:
 
   // Flat pointers indexed 'out[i * m + j]' (ExtractFlat.cpp).
   bool isFlatPointer(const clang::VarDecl *V);
+  /// Splits Index into one affine subscript per loop of Dims (outermost
+  /// first; the stencil's spatial loops, or a field statement's) and the
+  /// row lengths it multiplies by (Extents[0] unused); false (reported)
+  /// when it has another form.
   bool splitFlatIndex(const clang::VarDecl *V, const clang::Expr *Index,
+                      const std::vector<Loop> &Dims,
                       std::vector<AffineExpr> &Space,
                       std::vector<AffineExpr> &Extents);
 

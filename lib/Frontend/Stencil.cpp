@@ -359,10 +359,14 @@ void Stencil::dumpFields(llvm::raw_ostream &OS) const {
     OS << "  field: " << F.Array.Name;
     for (const std::optional<AffineExpr> &E : F.Array.Extents)
       OS << "[" << (E ? E->str() : "?") << "]";
-    OS << (F.Planes == 1  ? " (updated in place)"
+    OS << (F.Planes == 1  ? " (updated in place"
            : F.swapped() ? " (2 planes: it and " + F.SwapOut +
-                               ", pointers swapped after each step)"
-                         : std::string(" (2 planes)"))
+                               ", pointers swapped after each step"
+                         : std::string(" (2 planes"))
+       << (F.Array.Form == ArrayForm::FlatPointer
+               ? "; flat pointer" + std::string(F.swapped() ? "s" : "") +
+                     " indexed in rows)"
+               : ")")
        << "\n";
   }
   OS << "  params: [";
