@@ -408,6 +408,45 @@ long an5d_timed_run(void *grid, size_t bytes, long steps, Run run) {
   return launches;
 }
 
+// --- Fields of different extents ---------------------------------------------
+
+// Copies one plane of a field between host and device when the device
+// plane has extents `grid` (the largest of the fields' along each
+// dimension) and the field its own `own` (each at most grid's): row by row
+// into the device's longer rows, or in one copy where they agree. `dims`
+// is 1, 2 or 3; the other cells of the device plane are left alone.
+inline void an5d_copy_box(void *dst, const void *src, const long *grid,
+                          const long *own, int dims, size_t elem,
+                          cudaMemcpyKind kind) {
+  const int to_device = kind == cudaMemcpyHostToDevice;
+  size_t cells = 1;
+  int same = 1;
+  for (int d = 0; d < dims; ++d) {
+    if (own[d] <= 0)
+      return;
+    cells *= (size_t)own[d];
+    same = same && (own[d] == grid[d] || (d == 0 && own[d] <= grid[d]));
+  }
+  if (same) {
+    AN5D_CHECK(cudaMemcpy(dst, src, cells * elem, kind));
+    return;
+  }
+  // The device plane is pitched by grid's extents, the host one by own's.
+  const size_t row = (size_t)own[dims - 1] * elem;
+  const size_t grid_row = (size_t)grid[dims - 1] * elem;
+  const long rows = dims == 1 ? 1 : own[dims - 2];
+  const long slices = dims == 3 ? own[0] : 1;
+  const size_t grid_slice = dims == 3 ? (size_t)grid[1] * grid_row : 0;
+  const size_t own_slice = dims == 3 ? (size_t)own[1] * row : 0;
+  for (long s = 0; s < slices; ++s) {
+    char *d = (char *)dst + s * (to_device ? grid_slice : own_slice);
+    const char *c = (const char *)src + s * (to_device ? own_slice : grid_slice);
+    AN5D_CHECK(cudaMemcpy2D(d, to_device ? grid_row : row, c,
+                            to_device ? row : grid_row, row, (size_t)rows,
+                            kind));
+  }
+}
+
 // --- Coefficient arrays -----------------------------------------------------
 
 // The rows of a coefficient array the interior cells read: the larger of

@@ -742,6 +742,10 @@ private:
     }
     for (unsigned D = 0; D < S.GridDims; ++D)
       R += "long an5d_ext" + str(D) + ", ";
+    if (!sameExtents())
+      for (size_t F = 0; F < S.Fields.size(); ++F)
+        for (unsigned D = 0; D < S.GridDims; ++D)
+          R += "long an5d_f" + str(F) + "_ext" + str(D) + ", ";
     R += "long t_first, long t_last";
     for (const std::string &Pm : S.Params)
       R += ", long " + Pm;
@@ -808,6 +812,37 @@ private:
     runTail("0");
   }
 
+  /// Every field has the grid's extents, as the C text spells them: one
+  /// copy per field (otherwise each plane row by row, an5d_copy_box).
+  bool sameExtents() const {
+    const FieldInfo &First = S.Fields[0];
+    for (const FieldInfo &F : S.Fields)
+      for (unsigned D = 0; D < S.GridDims; ++D)
+        if (F.Array.ExtentText[D + F.Planes - 1] !=
+            First.Array.ExtentText[D + First.Planes - 1])
+          return false;
+    return true;
+  }
+
+  /// Copies every plane of field F between host array Host (its planes
+  /// one after another, or the one plane of a swapped field's array) and
+  /// the device at Dev, at the field's own extents in the grid's.
+  void copyField(size_t F, const std::string &Host, const std::string &Dev,
+                 int Planes, bool ToDevice) {
+    const std::string Own = "own_" + str(F);
+    for (int Pl = 0; Pl < Planes; ++Pl) {
+      std::string H = Host + (Pl ? " + " + str(Pl) + " * " + Own + "_cells"
+                                 : std::string());
+      std::string G = Dev + (Pl ? " + " + str(Pl) + " * plane_cells"
+                                : std::string());
+      W.line("an5d_copy_box(" + (ToDevice ? G + ", " + H : H + ", " + G) +
+             ", grid_ext, " + Own + ", " + str(S.GridDims) + ", sizeof(" +
+             Elem + "), " +
+             (ToDevice ? "cudaMemcpyHostToDevice" : "cudaMemcpyDeviceToHost") +
+             ");");
+    }
+  }
+
   /// The offset, in cells, of field F in a copy of the device fields.
   std::string fieldOffset(size_t F) const {
     std::string Off = "0";
@@ -843,7 +878,42 @@ private:
     W.line("AN5D_CHECK(cudaMalloc((void **)&grid, " +
            (Copies > 1 ? str(Copies) + " * " : std::string()) +
            "device_bytes));");
-    for (size_t F = 0; F < S.Fields.size(); ++F) {
+    if (!sameExtents()) {
+      // Fields of smaller extents than the grid's leave device cells that
+      // no statement touches: zeroed, each field copied at its extents.
+      std::string Grid, Zero;
+      for (unsigned D = 0; D < S.GridDims; ++D)
+        Grid += std::string(D ? ", " : "") + "an5d_ext" + str(D);
+      W.line("const long grid_ext[" + str(S.GridDims) + "] = {" + Grid + "};");
+      for (size_t F = 0; F < S.Fields.size(); ++F) {
+        std::string Own, Cells;
+        for (unsigned D = 0; D < S.GridDims; ++D) {
+          Own += std::string(D ? ", " : "") + "an5d_f" + str(F) + "_ext" +
+                 str(D);
+          Cells += std::string(D ? " * " : "") + "(size_t)an5d_f" + str(F) +
+                   "_ext" + str(D);
+        }
+        W.line("const long own_" + str(F) + "[" + str(S.GridDims) + "] = {" +
+               Own + "};");
+        // A field of two planes in one array: the second starts here.
+        if (S.Fields[F].Planes == 2 && !S.Fields[F].swapped())
+          W.line("const size_t own_" + str(F) + "_cells = " + Cells + ";");
+      }
+      W.line("AN5D_CHECK(cudaMemset(grid, 0, " +
+             (Copies > 1 ? str(Copies) + " * " : std::string()) +
+             "device_bytes));");
+      for (size_t F = 0; F < S.Fields.size(); ++F) {
+        const FieldInfo &FI = S.Fields[F];
+        const std::string Dev = "grid + " + fieldOffset(F);
+        if (FI.swapped()) {
+          copyField(F, "host_" + FI.Array.Name, Dev, 1, true);
+          copyField(F, "host_" + FI.SwapOut, Dev + " + plane_cells", 1, true);
+        } else {
+          copyField(F, "host_" + FI.Array.Name, Dev, FI.Planes, true);
+        }
+      }
+    }
+    for (size_t F = 0; F < S.Fields.size() && sameExtents(); ++F) {
       const FieldInfo &FI = S.Fields[F];
       if (FI.swapped()) {
         // Two user arrays: the one the steps read is plane 0.
@@ -885,6 +955,15 @@ private:
       const std::string From = "grid + " +
                                (Copy == "0" ? std::string() : Copy + " * cells + ") +
                                fieldOffset(F);
+      if (!sameExtents()) {
+        if (FI.swapped()) {
+          copyField(F, "host_" + FI.Array.Name, From, 1, false);
+          copyField(F, "host_" + FI.SwapOut, From + " + plane_cells", 1, false);
+        } else {
+          copyField(F, "host_" + FI.Array.Name, From, FI.Planes, false);
+        }
+        continue;
+      }
       if (FI.swapped()) {
         W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", " + From +
                ", plane_cells * sizeof(" + Elem + "), cudaMemcpyDeviceToHost));");
@@ -1010,9 +1089,31 @@ private:
     std::string Args;
     for (const HostArray &H : Arrays)
       Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + H.Base);
-    const FieldInfo &First = S.Fields[0];
-    for (unsigned D = 0; D < S.GridDims; ++D)
-      Args += ", (long)(" + First.Array.ExtentText[D + First.Planes - 1] + ")";
+    // The grid: the largest of the fields' extents along each dimension;
+    // then, when they differ, each field's own.
+    auto extentOf = [](const FieldInfo &F, unsigned D) {
+      const std::string &T = F.Array.ExtentText[D + F.Planes - 1];
+      // A pointer's rows (Extractor::fieldRows) are a long expression.
+      if (T.rfind("(long)(", 0) == 0 || T.rfind("an5d_max_rows(", 0) == 0)
+        return T;
+      return "(long)(" + T + ")";
+    };
+    for (unsigned D = 0; D < S.GridDims; ++D) {
+      std::vector<std::string> Seen;
+      std::string Max;
+      for (const FieldInfo &F : S.Fields) {
+        std::string X = extentOf(F, D);
+        if (llvm::is_contained(Seen, X))
+          continue;
+        Seen.push_back(X);
+        Max = Max.empty() ? X : "an5d_max_rows(" + Max + ", " + X + ")";
+      }
+      Args += ", " + Max;
+    }
+    if (!sameExtents())
+      for (const FieldInfo &F : S.Fields)
+        for (unsigned D = 0; D < S.GridDims; ++D)
+          Args += ", " + extentOf(F, D);
     Args += ", " + S.Time.Lower.str(wide) + ", " + S.Time.Upper.str(wide);
     for (const std::string &Pm : S.Params)
       Args += ", (long)" + Pm;

@@ -221,12 +221,20 @@ bool Extractor::parseFieldSwaps(size_t First) {
 }
 
 /// A field whose first grid extent is not declared (a pointer, 'double
-/// *v' or 'double (*u)[m]') takes the rows the statements access: the
-/// largest first subscript + 1, as host code ('an5d_max_rows' of the
+/// *v' or 'double (*u)[m]') takes the rows the statements access in it:
+/// the largest first subscript + 1, as host code ('an5d_max_rows' of the
 /// candidates whose variable parts differ).
 void Extractor::gridRows() {
+  for (size_t Fd = 0; Fd < S.Fields.size(); ++Fd)
+    fieldRows(Fd);
+}
+
+void Extractor::fieldRows(size_t Field) {
   std::map<std::map<std::string, int64_t>, int64_t> Highest;
-  auto top = [&](const FieldStatement &F, const AffineExpr &X) {
+  auto top = [&](const FieldStatement &F, const Access &A) {
+    if (A.Field != Field)
+      return;
+    const AffineExpr &X = A.Space[0];
     AffineExpr T = AffineExpr::constant(X.Constant + 1);
     for (const auto &[Sym, Coeff] : X.Coeffs) {
       const Loop *L = nullptr;
@@ -242,9 +250,9 @@ void Extractor::gridRows() {
       It->second = std::max(It->second, T.Constant);
   };
   for (const FieldStatement &F : S.FieldStatements) {
-    top(F, F.Write.Space[0]);
+    top(F, F.Write);
     for (unsigned R = F.FirstRead; R < F.EndRead; ++R)
-      top(F, S.Reads[R].Space[0]);
+      top(F, S.Reads[R]);
   }
   std::string Rows;
   for (const auto &[Coeffs, Constant] : Highest) {
@@ -253,11 +261,10 @@ void Extractor::gridRows() {
     std::string X = "(long)(" + T.str() + ")";
     Rows = Rows.empty() ? X : "an5d_max_rows(" + Rows + ", " + X + ")";
   }
-  for (FieldInfo &F : S.Fields) {
-    size_t First = F.Planes - 1;
-    if (!F.Array.Extents[First])
-      F.Array.ExtentText[First] = Rows;
-  }
+  FieldInfo &F = S.Fields[Field];
+  size_t First = F.Planes - 1;
+  if (!F.Array.Extents[First])
+    F.Array.ExtentText[First] = Rows;
 }
 
 bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
@@ -597,19 +604,9 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
         D.note(AI.DeclRange, "'" + AI.Name + "' is declared here");
         return false;
       }
-      // The first extent may be a pointer's, known only from the accesses.
-      bool Same = true;
-      for (unsigned Dm = 1; Same && Dm < Dims; ++Dm)
-        Same = *AI.Extents[Dm + FI.Planes - 1] ==
-               *First.Array.Extents[Dm + First.Planes - 1];
-      if (!Same) {
-        D.error(Reject::Dimensionality, E->getSourceRange(),
-                "the field '" + AI.Name + "' has other extents than '" +
-                    First.Array.Name + "'; an5dc needs every field of the "
-                    "time step over the same grid (declare them alike)");
-        D.note(AI.DeclRange, "'" + AI.Name + "' is declared here");
-        return false;
-      }
+      // Fields may differ in extents (a staggered grid: ex[n][m + 1],
+      // ey[n + 1][m]): the device grid takes the largest of each, and each
+      // field's accesses stay inside its own (FieldsAnalysis).
     } else {
       S.Elem = AI.Elem;
       S.GridDims = Dims;

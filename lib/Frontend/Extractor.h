@@ -97,6 +97,9 @@ private:
   bool parseFields();
   bool parseFieldNest(const clang::Stmt *St, unsigned Nest);
   void gridRows();
+  /// The rows of Field (an index into S.Fields) its accesses reach, for a
+  /// field whose first extent is not declared.
+  void fieldRows(size_t Field);
   bool parseFieldStatement(const clang::Stmt *St, unsigned Nest,
                            const std::vector<Loop> &Loops);
   bool parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,

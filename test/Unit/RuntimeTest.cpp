@@ -416,6 +416,62 @@ void averageSteps(double *grid, long planes, long cells, long lo, long hi,
 
 } // namespace
 
+/// Copies an own-sized plane (cell values 1 + index) into a zeroed device
+/// plane of Grid's extents and back into a zeroed host plane; checks every
+/// device cell (inside own: its value; outside: 0) and the round trip.
+void copyBoxRoundTrip(int Dims, const long *Grid, const long *Own) {
+  long GridCells = 1, OwnCells = 1;
+  for (int D = 0; D < Dims; ++D) {
+    GridCells *= Grid[D];
+    OwnCells *= Own[D];
+  }
+  std::vector<float> Host(OwnCells), Back(OwnCells, 0.0f), Seen(GridCells);
+  for (long C = 0; C < OwnCells; ++C)
+    Host[C] = float(1 + C);
+  float *Dev = nullptr;
+  ASSERT_EQ(cudaMalloc((void **)&Dev, GridCells * sizeof(float)), cudaSuccess);
+  ASSERT_EQ(cudaMemset(Dev, 0, GridCells * sizeof(float)), cudaSuccess);
+  an5d_copy_box(Dev, Host.data(), Grid, Own, Dims, sizeof(float),
+                cudaMemcpyHostToDevice);
+  ASSERT_EQ(cudaMemcpy(Seen.data(), Dev, GridCells * sizeof(float),
+                       cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  long G[3] = {1, 1, 1}, O[3] = {1, 1, 1};
+  for (int D = 0; D < Dims; ++D) {
+    G[3 - Dims + D] = Grid[D];
+    O[3 - Dims + D] = Own[D];
+  }
+  for (long X = 0; X < G[0]; ++X)
+    for (long Y = 0; Y < G[1]; ++Y)
+      for (long Z = 0; Z < G[2]; ++Z) {
+        bool Inside = X < O[0] && Y < O[1] && Z < O[2];
+        float Want = Inside ? float(1 + (X * O[1] + Y) * O[2] + Z) : 0.0f;
+        ASSERT_EQ(Seen[(X * G[1] + Y) * G[2] + Z], Want)
+            << "dims " << Dims << " cell " << X << " " << Y << " " << Z;
+      }
+  an5d_copy_box(Back.data(), Dev, Grid, Own, Dims, sizeof(float),
+                cudaMemcpyDeviceToHost);
+  EXPECT_EQ(Back, Host);
+  cudaFree(Dev);
+}
+
+TEST(RuntimeTest, CopyBoxPlacesAFieldInTheLargerGrid) {
+  const long G1[] = {9}, O1[] = {5};
+  copyBoxRoundTrip(1, G1, O1);
+  const long G2[] = {5, 7}, Rows[] = {3, 7}, Cols[] = {5, 4}, Both[] = {4, 6};
+  copyBoxRoundTrip(2, G2, G2);
+  copyBoxRoundTrip(2, G2, Rows); // one copy: rows of the same length
+  copyBoxRoundTrip(2, G2, Cols);
+  copyBoxRoundTrip(2, G2, Both);
+  const long G3[] = {4, 5, 6}, Planes[] = {3, 5, 6}, Inner[] = {4, 5, 4},
+             Middle[] = {4, 3, 6}, All[] = {2, 4, 5};
+  copyBoxRoundTrip(3, G3, G3);
+  copyBoxRoundTrip(3, G3, Planes);
+  copyBoxRoundTrip(3, G3, Inner);
+  copyBoxRoundTrip(3, G3, Middle);
+  copyBoxRoundTrip(3, G3, All);
+}
+
 TEST(RuntimeTest, SampleBandsGiveTheWholeGridsPlanes) {
   const long Planes = 30, Cells = 4, Steps = 5;
   std::vector<double> Grid(2 * Planes * Cells);
