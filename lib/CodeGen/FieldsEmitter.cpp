@@ -843,6 +843,18 @@ private:
     }
   }
 
+  /// Copies field F whole (its array's planes, or a swapped field's two
+  /// arrays) between the host and its device planes at Dev.
+  void copyFieldArrays(size_t F, const std::string &Dev, bool ToDevice) {
+    const FieldInfo &FI = S.Fields[F];
+    if (FI.swapped()) {
+      copyField(F, "host_" + FI.Array.Name, Dev, 1, ToDevice);
+      copyField(F, "host_" + FI.SwapOut, Dev + " + plane_cells", 1, ToDevice);
+    } else {
+      copyField(F, "host_" + FI.Array.Name, Dev, FI.Planes, ToDevice);
+    }
+  }
+
   /// The offset, in cells, of field F in a copy of the device fields.
   std::string fieldOffset(size_t F) const {
     std::string Off = "0";
@@ -902,16 +914,8 @@ private:
       W.line("AN5D_CHECK(cudaMemset(grid, 0, " +
              (Copies > 1 ? str(Copies) + " * " : std::string()) +
              "device_bytes));");
-      for (size_t F = 0; F < S.Fields.size(); ++F) {
-        const FieldInfo &FI = S.Fields[F];
-        const std::string Dev = "grid + " + fieldOffset(F);
-        if (FI.swapped()) {
-          copyField(F, "host_" + FI.Array.Name, Dev, 1, true);
-          copyField(F, "host_" + FI.SwapOut, Dev + " + plane_cells", 1, true);
-        } else {
-          copyField(F, "host_" + FI.Array.Name, Dev, FI.Planes, true);
-        }
-      }
+      for (size_t F = 0; F < S.Fields.size(); ++F)
+        copyFieldArrays(F, "grid + " + fieldOffset(F), true);
     }
     for (size_t F = 0; F < S.Fields.size() && sameExtents(); ++F) {
       const FieldInfo &FI = S.Fields[F];
@@ -956,12 +960,7 @@ private:
                                (Copy == "0" ? std::string() : Copy + " * cells + ") +
                                fieldOffset(F);
       if (!sameExtents()) {
-        if (FI.swapped()) {
-          copyField(F, "host_" + FI.Array.Name, From, 1, false);
-          copyField(F, "host_" + FI.SwapOut, From + " + plane_cells", 1, false);
-        } else {
-          copyField(F, "host_" + FI.Array.Name, From, FI.Planes, false);
-        }
+        copyFieldArrays(F, From, false);
         continue;
       }
       if (FI.swapped()) {
