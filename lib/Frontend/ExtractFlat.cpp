@@ -205,6 +205,11 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
       Rest[M] = C;
       continue;
     }
+    // One term per iterator: 'i * (m + 3)' is two, 'i * m' and '3 * i',
+    // and a row length that is a sum is not one this split takes.
+    if (Seen[Found])
+      return refuse(Index->getSourceRange(),
+                    "multiplies '" + Dims[Found].Iter + "' by a sum");
     Monomial Factor = *without(M, {Dims[Found].Iter});
     Stride[Found] = {Factor, C};
     Seen[Found] = true;
