@@ -441,6 +441,22 @@ bool Extractor::parseFieldStatement(const clang::Stmt *St, unsigned Nest,
   return true;
 }
 
+/// The plane an access without a plane index names: a swapped field's
+/// (step t reads plane (t - lo) % 2 and writes the other) or the one plane
+/// of a field updated in place.
+void Extractor::unwrittenPlane(Access &A, bool Swapped, bool Writes) const {
+  if (Swapped) {
+    A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
+                 AffineExpr::constant((Writes ? 1 : 0) - S.Time.Lower.Constant);
+    A.Modulus = 2;
+    A.SignedRemainder = true;
+  } else {
+    A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
+    A.Modulus = 1;
+    A.SignedRemainder = false;
+  }
+}
+
 bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
                                  const std::vector<const clang::Expr *> &Indices,
                                  Access &A) {
@@ -637,17 +653,7 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
       return false;
     }
     A.Space = FlatSpace;
-    if (Swapped) {
-      A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
-                   AffineExpr::constant((WritesSwapped ? 1 : 0) -
-                                        S.Time.Lower.Constant);
-      A.Modulus = 2;
-      A.SignedRemainder = true;
-    } else {
-      A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
-      A.Modulus = 1;
-      A.SignedRemainder = false;
-    }
+    unwrittenPlane(A, Swapped != nullptr, WritesSwapped);
     return true;
   }
   const size_t Subscripts = FI.Array.Extents.size() - (Swapped ? 1 : 0);
@@ -660,14 +666,9 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
     return false;
   }
   size_t First = 0;
-  if (Swapped) {
-    // Step t reads plane (t - lo) % 2 and writes the other.
-    A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
-                 AffineExpr::constant((WritesSwapped ? 1 : 0) -
-                                      S.Time.Lower.Constant);
-    A.Modulus = 2;
-    A.SignedRemainder = true;
-  } else if (FI.Planes == 2) {
+  if (Swapped || FI.Planes == 1) {
+    unwrittenPlane(A, Swapped != nullptr, WritesSwapped);
+  } else {
     if (!selectsTimePlane(Indices[0], TimeVar)) {
       D.error(Reject::NotDoubleBuffered, Indices[0]->getSourceRange(),
               "'" + FI.Array.Name + "' has a plane index elsewhere; every "
@@ -693,10 +694,6 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
       return false;
     }
     First = 1;
-  } else {
-    A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
-    A.Modulus = 1;
-    A.SignedRemainder = false;
   }
   for (size_t I = First; I < Indices.size(); ++I) {
     if (selectsTimePlane(Indices[I], TimeVar)) {

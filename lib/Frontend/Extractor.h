@@ -100,6 +100,9 @@ private:
   /// The rows of Field (an index into S.Fields) its accesses reach, for a
   /// field whose first extent is not declared.
   void fieldRows(size_t Field);
+  /// Sets A's plane when its field has no plane index (swapped pointers,
+  /// Writes: the pointer the step writes; or one plane updated in place).
+  void unwrittenPlane(Access &A, bool Swapped, bool Writes) const;
   bool parseFieldStatement(const clang::Stmt *St, unsigned Nest,
                            const std::vector<Loop> &Loops);
   bool parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
