@@ -893,7 +893,7 @@ private:
     if (!sameExtents()) {
       // Fields of smaller extents than the grid's leave device cells that
       // no statement touches: zeroed, each field copied at its extents.
-      std::string Grid, Zero;
+      std::string Grid;
       for (unsigned D = 0; D < S.GridDims; ++D)
         Grid += std::string(D ? ", " : "") + "an5d_ext" + str(D);
       W.line("const long grid_ext[" + str(S.GridDims) + "] = {" + Grid + "};");
