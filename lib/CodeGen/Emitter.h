@@ -295,8 +295,26 @@ private:
   /// Cells of level Level in ring slot Slot (row Row) outside the interior
   /// keep their boundary value.
   void vecKeep(int64_t Level, int64_t Slot, const std::string &Row);
-  /// The stores of the row computed in vecLevel at K's degree.
-  void vecStores(const KernelPlan &K);
+  /// The stores of row Row (an expression) of vectors Value[_cC] into
+  /// plane Out, inside kernel K's tile (RowTest: a further condition).
+  void vecStores(const KernelPlan &K, const std::string &Row,
+                 const std::string &Value, const std::string &Out,
+                 const std::string &RowTest);
+  /// Three time levels: an5d_load_vector, level 1's reads of the older
+  /// plane (whole vectors, clamped into the array).
+  void vecLoadFunction();
+  /// Three time levels: the older plane's vector of row Row for cell row
+  /// Ci (the call of an5d_load_vector).
+  std::string vecOlderLoad(const std::string &Row, int64_t Ci) const;
+  /// Three time levels: level 1 of the row of unrolled phase Q reads the
+  /// older plane from register older_<slot>[_cC], loaded VecOlderAhead
+  /// phases before (a ring of P.Ring slots).
+  std::string vecOlderName(int64_t Slot, int64_t Ci) const;
+  int64_t vecOlderAhead() const { return P.Ring > 1 ? 1 : 0; }
+  /// Three time levels: the plane whose boundary level Level keeps.
+  std::string vecKeepPlane(int64_t Level) const;
+  /// an5d_steps for vector cells at three time levels.
+  void vecThreeLevelSteps();
   /// The call of an5d_copy_row that copies row Row into plane Dst.
   std::string vecCopyCall(const std::string &Dst, const std::string &Row) const;
   /// Level 0's shared plane of row Row (relative to the streaming

@@ -746,9 +746,28 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
            "values of odd levels).");
   W.line("// Only the stream blocks of `part` run (AN5D_PART_*, `guard` rows "
          "from the ends of " + It[0] + ").");
+  if (threeLevels())
+    W.line("// Three time levels: `older` holds level -1" +
+           std::string(D > 1 ? ", `out1` takes level AN5D_BT - 1, and level "
+                               "L keeps the boundary of plane (in_plane + L) "
+                               "mod AN5D_PLANES of `planes`."
+                             : "."));
+  std::string LevelParams, LevelArgs;
+  if (threeLevels()) {
+    LevelParams = ", const " + Elem + " *older";
+    LevelArgs = "older, ";
+    if (D > 1) {
+      LevelParams += ", " + Elem + " *out1, const " + Elem +
+                     " *planes, int in_plane";
+      LevelArgs += "out1, planes, in_plane, ";
+    }
+  } else if (D > 1) {
+    LevelParams = ", const " + Elem + " *other";
+    LevelArgs = "other, ";
+  }
   W.line("static void " + Name + "(const " + Elem + " *in, " + Elem + " *out" +
-         (D > 1 ? ", const " + Elem + " *other" : "") +
-         ", int part, long guard" + gridParams() + scalarParams() + ")");
+         LevelParams + ", int part, long guard" + gridParams() +
+         scalarParams() + ")");
   W.open("");
   W.line("// Vector copies and stores need rows whose length is a multiple of "
          "AN5D_VEC (cudaMalloc");
@@ -771,7 +790,7 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
          "\", [&](dim3 blocks, int block_y0, int block_z0) {");
   W.line("      AN5D_LAUNCH(" + vecKernelName(D) + ", blocks, "
          "dim3(AN5D_BLOCK_X, AN5D_BLOCK_Y), AN5D_SM_BYTES, 0, in, out, " +
-         (D > 1 ? "other, " : "") + "aligned, block_y0, block_z0" +
+         LevelArgs + "aligned, block_y0, block_z0" +
          gridArgs() + scalarArgs() + ");");
   W.line("    });");
   W.line("AN5D_CHECK(cudaGetLastError());");
@@ -779,9 +798,59 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
   W.line("");
 }
 
+void Emitter::vecThreeLevelSteps() {
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Shift = str(P.WriteShift);
+  W.line("// Step s writes level s + " + Shift + " (the C loop's plane (s + " +
+         Shift + ") % " + str(P.Planes) + ", the device's plane (s + " +
+         Shift + ") mod AN5D_PLANES);");
+  W.line("// a launch from step s reads levels s + " + str(P.WriteShift - 2) +
+         " and s + " + str(P.WriteShift - 1) + " and writes its last two.");
+  keepsPlanes();
+  // Device plane of the level step `step` reads last, and of K levels on.
+  std::string InPlane = "(int)(((step + " + str(P.WriteShift - 1) +
+                        ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
+  auto at = [](const std::string &K) {
+    return "grid + (long)((in_plane + " + K + ") % AN5D_PLANES) * plane";
+  };
+  W.line("long step = t_first;");
+  if (P.BT > 1) {
+    W.line("// Launches of AN5D_BT steps while more than 2 steps remain: the "
+           "last ones go one step per");
+    W.line("// launch, so the run's last three levels are each some launch's "
+           "last two.");
+    W.line("const long full = an5d_vector_full_launches(steps, AN5D_BT);");
+    launchPartOrReturn("full + steps - full * AN5D_BT");
+    W.open("for (long launch = 0; launch < full; ++launch, step += AN5D_BT)");
+    W.line("const int in_plane = " + InPlane + ";");
+    W.line("an5d_launch_vec_bt(grid + (long)in_plane * plane, " +
+           at("AN5D_BT") + ", " + at("AN5D_PLANES - 1") + ", " +
+           at("AN5D_BT - 1") + ", grid, in_plane, launch_part, guard" + Args +
+           ");");
+    W.close();
+  } else {
+    launchPartOrReturn("steps");
+  }
+  W.open("for (; step < t_first + steps; ++step)");
+  W.line("const int in_plane = " + InPlane + ";");
+  W.line("an5d_launch_vec(grid + (long)in_plane * plane, " + at("1") + ", " +
+         at("AN5D_PLANES - 1") + ", launch_part, guard" + Args + ");");
+  W.close();
+  W.line("// A launch split into parts counts once, with the edges' part.");
+  W.line("return part == AN5D_PART_INNER ? 0 : " +
+         (P.BT > 1 ? std::string("full + steps - full * AN5D_BT;")
+                   : std::string("steps;")));
+  W.close();
+  W.line("");
+}
+
 void Emitter::vecStepsFunction() {
   stepsFunctionHead();
   planeSizeLine();
+  if (threeLevels()) {
+    vecThreeLevelSteps();
+    return;
+  }
   W.line("// Step s reads plane an5d_read_plane(s, w) = (s + w - 1) mod 2 with "
          "w = " + str(P.WriteShift) + " (the write");
   W.line("// plane is (t + w) % 2).");

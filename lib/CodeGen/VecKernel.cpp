@@ -37,13 +37,18 @@ static int64_t vectorOf(int64_t Pos, int64_t VecK) {
   return Pos >= 0 ? Pos / VecK : -((-Pos + VecK - 1) / VecK);
 }
 
-/// The offsets the update reads, each once, in order of first read.
+/// The offsets the update reads in the previous level, each once, in order
+/// of first read (three time levels: the older level's read is apart).
 static std::vector<std::vector<int64_t>>
-uniqueOffsets(const std::vector<std::vector<int64_t>> &Reads) {
+previousLevelOffsets(const StencilAnalysis &A) {
   std::vector<std::vector<int64_t>> Out;
-  for (const std::vector<int64_t> &O : Reads)
+  for (size_t R = 0; R < A.ReadOffsets.size(); ++R) {
+    const std::vector<int64_t> &O = A.ReadOffsets[R];
+    if (A.TimeLevels == 3 && A.OlderRead[R])
+      continue;
     if (std::find(Out.begin(), Out.end(), O) == Out.end())
       Out.push_back(O);
+  }
   return Out;
 }
 
@@ -53,9 +58,14 @@ void Emitter::vecHeader() {
   W.line("//");
   W.line("// Stencil: " + S.Array.Name + ", 3D " + Elem + ", " +
          shapeName(A.StencilShape) + ", reach " + reachText());
-  W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
-         " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
-         " + " + str(P.WriteShift) + ") % 2");
+  if (threeLevels())
+    W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
+           " .. " + S.Time.Upper.str() + ", three time levels (each step "
+           "also reads the cell two levels back)");
+  else
+    W.line("//   time loop " + S.Time.Iter + " = " + S.Time.Lower.str() +
+           " .. " + S.Time.Upper.str() + ", writes plane (" + S.Time.Iter +
+           " + " + str(P.WriteShift) + ") % 2");
   W.line("//   streaming along " + It[0] + ", blocked along " + It[1] +
          " and " + It[2] + "; each thread computes " + str(P.vector().Lanes) +
          " adjacent cells along " + It[2] + " (one " + vecType() + ")");
@@ -95,7 +105,13 @@ void Emitter::vecHeader() {
          " rows per level; the loop is unrolled by " +
          str(P.Kernels.front().Unroll) + " rows so ring slots are "
          "constants.");
-  if (P.BT > 1) {
+  if (threeLevels()) {
+    W.line("// Host: level l lives in device plane l mod AN5D_PLANES; "
+           "launches of " + str(P.BT) + " steps while more");
+    W.line("//   than 2 steps remain (each storing its last two levels), "
+           "then one step per launch, so all");
+    W.line("//   three planes end as the C loop leaves them.");
+  } else if (P.BT > 1) {
     W.line("// Host: launches of " + str(P.BT) + " steps while more than 2 "
            "steps remain, then one step per launch,");
     W.line("//   so both planes end as the C loop leaves them." +
@@ -132,6 +148,11 @@ void Emitter::vecParameters() {
     W.raw("#define AN5D_BT " + str(P.BT) + " /* time steps per launch of " +
           vecKernelName(P.BT) + " */");
   W.raw("#define AN5D_STREAM_BLOCK " + str(P.StreamBlock));
+  if (threeLevels()) {
+    ParamMacros.push_back("AN5D_PLANES");
+    W.raw("#define AN5D_PLANES " + str(P.DevicePlanes) +
+          " /* level l in plane l mod AN5D_PLANES (three time levels) */");
+  }
   W.raw("#define AN5D_BLOCK_X " + str(P.BS[1]) + " /* threads along " +
         It[2] + ", AN5D_VEC cells each */");
   W.raw("#define AN5D_BLOCK_Y " + str(P.BS[0]) + " /* threads along " +
@@ -206,6 +227,8 @@ void Emitter::vecDeviceCode() {
   divisionHelpers();
   vecUpdateFunction();
   vecCopyFunction();
+  if (threeLevels())
+    vecLoadFunction();
   if (P.BT > 1)
     vecKeepFunction();
   for (const KernelPlan &K : P.Kernels)
@@ -240,18 +263,70 @@ void Emitter::vecKeepFunction() {
   W.line("");
 }
 
+void Emitter::vecLoadFunction() {
+  std::string V = vecType();
+  W.line("// Level 1's read of the older plane: the vector of row `row` "
+         "(clamped into the array: only");
+  W.line("// cells that are never stored read past it) at " + It[1] + ", " +
+         It[2] + "; rows whose length is not a multiple of");
+  W.line("// AN5D_VEC (aligned == 0) are read one cell at a time.");
+  W.line("__device__ __forceinline__ " + V + " an5d_load_vector(const " +
+         Elem + " *__restrict__ plane, int row, int " + It[1] + ", int " +
+         It[2] + ", int aligned, int " + Ext[0] + ", int " + Ext[1] +
+         ", int " + Ext[2] + ")");
+  W.open("");
+  W.line("const " + Elem + " *const line = plane + ((long)min(max(row, 0), " +
+         Ext[0] + " - 1) * " + Ext[1] + " + min(max(" + It[1] + ", 0), " +
+         Ext[1] + " - 1)) * " + Ext[2] + ";");
+  W.line("if (aligned)");
+  W.indent();
+  W.line("return __ldg((const " + V + " *)(line + min(max(" + It[2] +
+         ", 0), " + Ext[2] + " - AN5D_VEC)));");
+  W.dedent();
+  W.line(V + " value;");
+  for (int64_t Vi = 0; Vi < P.vector().Lanes; ++Vi)
+    W.line("value." + std::string(Components[Vi]) + " = line[min(max(" +
+           plus(It[2], Vi) + ", 0), " + Ext[2] + " - 1)];");
+  W.line("return value;");
+  W.close();
+  W.line("");
+}
+
+std::string Emitter::vecOlderLoad(const std::string &Row, int64_t Ci) const {
+  return "an5d_load_vector(older, " + Row + ", " + plus(It[1], Ci) + ", " +
+         It[2] + ", aligned, " + Ext[0] + ", " + Ext[1] + ", " + Ext[2] + ")";
+}
+
+std::string Emitter::vecOlderName(int64_t Slot, int64_t Ci) const {
+  return "older_" + str(Slot) + (Ci ? "_c" + str(Ci) : std::string());
+}
+
+std::string Emitter::vecKeepPlane(int64_t Level) const {
+  if (!threeLevels())
+    return Level % 2 ? "other" : "in";
+  return "bnd_" + str(Level);
+}
+
 void Emitter::vecUpdateFunction() {
   std::vector<std::string> Reads;
-  for (const std::vector<int64_t> &O : A.ReadOffsets)
-    Reads.push_back(readParam(O));
+  for (size_t R = 0; R < A.ReadOffsets.size(); ++R)
+    Reads.push_back(threeLevels() && A.OlderRead[R]
+                        ? std::string("older")
+                        : readParam(A.ReadOffsets[R]));
   std::string Params;
-  for (const std::vector<int64_t> &O : uniqueOffsets(A.ReadOffsets))
+  for (const std::vector<int64_t> &O : previousLevelOffsets(A))
     Params += std::string(Params.empty() ? "" : ", ") + Elem + " " +
               readParam(O);
+  if (threeLevels())
+    Params += ", " + Elem + " older";
   W.line("// The update of one cell (the statement of the scop): "
          "v_<" + It[0] + ">_<" + It[1] + ">_<" + It[2] +
          "> is the input at that offset");
-  W.line("// (m: minus, p: plus).");
+  W.line("// (m: minus, p: plus)" +
+         std::string(threeLevels()
+                         ? "; older: the cell two levels back (the step "
+                           "before the previous one)."
+                         : "."));
   W.line("__device__ __forceinline__ " + Elem + " an5d_update(" + Params +
          scalarParams() + ")");
   W.open("");
@@ -384,14 +459,41 @@ void Emitter::vecKernel(const KernelPlan &K) {
   }
   W.line("// block_y0, block_z0: the launch part's first block along y and z "
          "(an5d_launch_parts).");
+  if (threeLevels()) {
+    W.line("// Three time levels: `older` holds level -1 (level 1 reads it at "
+           "the cell), level L reads");
+    W.line("// level L - 2 of its row from that level's register ring." +
+           std::string(D > 1 ? " `out1` takes level " + str(D - 1) +
+                                   " (the next launch's older level);"
+                             : ""));
+    if (D > 1)
+      W.line("// level L keeps the boundary of plane (in_plane + L) mod "
+             "AN5D_PLANES of `planes`.");
+  }
+  std::string LevelParams;
+  if (threeLevels()) {
+    LevelParams = "const " + Elem + " *__restrict__ older, ";
+    if (D > 1)
+      LevelParams += Elem + " *__restrict__ out1, const " + Elem +
+                     " *planes, int in_plane, ";
+  } else if (D > 1) {
+    LevelParams = "const " + Elem + " *__restrict__ other, ";
+  }
   W.line("__global__ void " + launchBounds() + " " + vecKernelName(D) +
          "(const " + Elem + " *__restrict__ in, " + Elem +
-         " *__restrict__ out, " +
-         (D > 1 ? "const " + Elem + " *__restrict__ other, " : "") +
+         " *__restrict__ out, " + LevelParams +
          "int aligned, int block_y0, int block_z0" + gridParams() +
          scalarParams() + ")");
   W.open("");
   beginKernel(vecKernelName(D));
+  if (threeLevels() && D > 1) {
+    W.line("const long plane = (long)" + Ext[0] + " * " + Ext[1] + " * " +
+           Ext[2] + ";");
+    W.line("// bnd_L: the plane whose boundary level L keeps.");
+    for (int64_t L = 1; L < D; ++L)
+      W.line("const " + Elem + " *const " + vecKeepPlane(L) + " = planes + " +
+             "(long)(" + planeAfter("in_plane", L) + ") * plane;");
+  }
   W.line("AN5D_DYNAMIC_SHARED(" + V + ", " + std::string(DynamicShared) + ");");
   W.line("const int lane = (int)threadIdx.x; // this thread's vector in a row");
   W.line("const int row0 = (int)threadIdx.y * AN5D_CELLS + " + str(P.Lo[1]) +
@@ -484,6 +586,26 @@ void Emitter::vecKernel(const KernelPlan &K) {
         Decl += std::string(Ci ? ", " : "") + ringName(Level, Slot, Ci);
       W.line(V + " " + Decl + ";");
     }
+  if (threeLevels()) {
+    const int64_t Ahead = vecOlderAhead();
+    W.line("// older_S[_cC]: the older plane's vector of row C of the row "
+           "level 1 computes in unrolled");
+    W.line("// row S, loaded " + str(Ahead) + " row" +
+           (Ahead == 1 ? "" : "s") + " before.");
+    for (int64_t Slot = 0; Slot < Ring; ++Slot) {
+      std::string Decl;
+      for (int64_t Ci = 0; Ci < C; ++Ci)
+        Decl += std::string(Ci ? ", " : "") + vecOlderName(Slot, Ci);
+      W.line(V + " " + Decl + ";");
+    }
+    for (int64_t F = 0; F < Ahead; ++F)
+      for (int64_t Ci = 0; Ci < C; ++Ci) {
+        KernelOp &L = op(KernelOpKind::Load);
+        L.Dst = vecOlderName(F, Ci);
+        L.Src = vecOlderLoad(plus(It[0], F - P.Hi[0]), Ci);
+        L.Writes = {regValue(L.Dst, -1, F - P.Hi[0])};
+      }
+  }
   KernelOp &First = op(KernelOpKind::CopyRow);
   First.Head = "for (int ahead = 0; ahead < AN5D_PREFETCH; ++ahead)";
   First.Src = vecCopyCall(std::string(DynamicShared) + " + ahead * AN5D_VEC_PLANE", It[0] + " + ahead");
@@ -542,6 +664,17 @@ void Emitter::vecRow(int64_t Q, const KernelPlan &K) {
                          "AN5D_VEC_PLANE",
                          I + " + AN5D_PREFETCH");
   Copy.Writes = {inputPlane(P.Prefetch)};
+  if (threeLevels()) {
+    // The older vectors level 1 reads vecOlderAhead rows later: their
+    // latency overlaps this row's wait, barrier and levels.
+    const int64_t Ahead = vecOlderAhead();
+    for (int64_t Ci = 0; Ci < C; ++Ci) {
+      KernelOp &L = op(KernelOpKind::Load);
+      L.Dst = vecOlderName(mod(Q + Ahead, Ring), Ci);
+      L.Src = vecOlderLoad(plus(I, Ahead - P.Hi[0]), Ci);
+      L.Writes = {regValue(L.Dst, -1, Ahead - P.Hi[0])};
+    }
+  }
   KernelOp &Wt = op(KernelOpKind::Wait);
   Wt.N = P.Prefetch;
   Wt.Src = "AN5D_PREFETCH";
@@ -612,7 +745,7 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     op(KernelOpKind::Barrier);
   }
   // Every input of every cell, and the shared vectors they need.
-  std::vector<std::vector<int64_t>> Offsets = uniqueOffsets(A.ReadOffsets);
+  std::vector<std::vector<int64_t>> Offsets = previousLevelOffsets(A);
   std::vector<std::pair<int64_t, int64_t>> Windows;
   std::vector<std::vector<Operand>> Inputs(C);
   auto source = [&](const std::vector<int64_t> &O, int64_t Ci,
@@ -645,6 +778,16 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
         Args[Ci * Vk + Vi].push_back(Src.Var + "." +
                                      Components[Src.Component]);
       }
+  // Three time levels: the cell two levels back, level 1's from the older
+  // plane, the others' from level L - 2's ring (which spans 2 hi_0 rows).
+  if (threeLevels())
+    for (int64_t Ci = 0; Ci < C; ++Ci) {
+      std::string Reg = Level == 1 ? vecOlderName(Q, Ci)
+                                   : ringName(Level - 2, Centre, Ci);
+      Inputs[Ci].push_back(regValue(Reg, Level - 2, RowOff));
+      for (int64_t Vi = 0; Vi < Vk; ++Vi)
+        Args[Ci * Vk + Vi].push_back(Reg + "." + Components[Vi]);
+    }
   std::sort(Windows.begin(), Windows.end());
   // Level 0's planes hold the halo vectors; the levels' planes only the
   // threads' (clamped lanes).
@@ -676,7 +819,8 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     U.Writes = {regValue(U.Dst, Level, RowOff)};
   }
   if (Level == D) {
-    vecStores(K);
+    W.line("// stores: whole vectors inside the interior, else cell by cell");
+    vecStores(K, Row, "value", "out", "");
     std::vector<Operand> Stored;
     for (int64_t Ci = 0; Ci < C; ++Ci)
       Stored.push_back(regValue("value" + (Ci ? "_c" + str(Ci) : std::string()),
@@ -684,6 +828,17 @@ void Emitter::vecLevel(int64_t Q, const KernelPlan &K, int64_t Level) {
     codeReads(std::move(Stored));
   } else {
     vecKeep(Level, Centre, Row);
+    if (threeLevels() && Level == D - 1) {
+      W.line("// level " + str(Level) + " of the rows the block stores "
+             "goes to `out1`: the next launch reads it");
+      vecStores(K, Row, ringName(Level, Centre, 0), "out1",
+                "(unsigned)(" + Row + " - row_first) <= (unsigned)(row_last "
+                "- row_first) && ");
+      std::vector<Operand> Stored;
+      for (int64_t Ci = 0; Ci < C; ++Ci)
+        Stored.push_back(regValue(ringName(Level, Centre, Ci), Level, RowOff));
+      codeReads(std::move(Stored));
+    }
     if (P.vector().LevelRing) {
       W.line(vecType() + " *const level_out = " +
              levelPlane(Level, "level_in") + ";");
@@ -716,7 +871,7 @@ std::string Emitter::vecIndex(int64_t Row, const std::string &Lane) {
 void Emitter::vecKeep(int64_t Level, int64_t Slot, const std::string &Row) {
   W.open("if (!cells_interior || " + Row + " < " + First[0] + " || " + Row +
          " > " + Last[0] + ")");
-  std::string Plane = Level % 2 ? "other" : "in";
+  std::string Plane = vecKeepPlane(Level);
   for (int64_t Ci = 0; Ci < P.Cells; ++Ci)
     for (int64_t Vi = 0; Vi < P.vector().Lanes; ++Vi)
       W.line("an5d_keep(" + ringName(Level, Slot, Ci) + "." + Components[Vi] +
@@ -725,19 +880,19 @@ void Emitter::vecKeep(int64_t Level, int64_t Slot, const std::string &Row) {
   W.close();
 }
 
-void Emitter::vecStores(const KernelPlan &K) {
+void Emitter::vecStores(const KernelPlan &K, const std::string &Row,
+                        const std::string &Value0, const std::string &Out,
+                        const std::string &RowTest) {
   const std::string &J = It[1], &Kx = It[2];
-  std::string Row = plus(It[0], -K.Degree * P.Hi[0]);
-  W.line("// stores: whole vectors inside the interior, else cell by cell");
   for (int64_t Ci = 0; Ci < P.Cells; ++Ci) {
     std::string Jc = plus(J, Ci);
-    std::string Value = "value" + (Ci ? "_c" + str(Ci) : std::string());
+    std::string Value = Value0 + (Ci ? "_c" + str(Ci) : std::string());
     std::string InTile =
         K.Degree == 1 ? std::string()
                       : Jc + " >= j_tile && " + Jc + " < j_tile + " +
                             vecTileMacro(K, "J") + " && ";
-    W.open("if (" + InTile + Jc + " <= " + Last[1] + ")");
-    W.line(Elem + " *const cell = out + ((long)(" + Row + ") * " + Ext[1] +
+    W.open("if (" + RowTest + InTile + Jc + " <= " + Last[1] + ")");
+    W.line(Elem + " *const cell = " + Out + " + ((long)(" + Row + ") * " + Ext[1] +
            " + " + Jc + ") * " + Ext[2] + " + " + Kx + ";");
     W.line("if (whole_vector)");
     W.indent();

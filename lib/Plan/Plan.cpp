@@ -163,11 +163,6 @@ std::optional<PlanError> an5d::kernelRefusal(const Stencil &S,
 
 std::optional<PlanError>
 an5d::vectorRefusal(const Stencil &S, const StencilAnalysis &A, int64_t VecK) {
-  if (VecK > 1 && A.TimeLevels == 3)
-    return PlanError{PlanError::Kind::KernelRefused, "--kvec",
-                     "--kvec " + std::to_string(VecK) +
-                         " does not apply to three time levels; drop --kvec",
-                     S.Write.Range};
   if (VecK > 1 && (!S.CoefReads.empty() || S.ReadsTime))
     return PlanError{PlanError::Kind::KernelRefused, "--kvec",
                      "--kvec " + std::to_string(VecK) +
@@ -390,6 +385,13 @@ static bool makeVecPlan(const Stencil &S, const StencilAnalysis &A,
   if (!P.MinBlocks)
     P.MinBlocks = std::max<int64_t>(1, P.Gpu.RegistersPerSM / (128 * P.Threads));
   P.Ring = P.Lo[0] + P.Hi[0] + 1;
+  if (P.TimeLevels == 3) {
+    // Level L reads level L - 2 of its own row from that level's register
+    // ring, 2 hi_0 rows behind the newest; launches write levels D - 1 and
+    // D into planes no launch reads (level l in plane l mod DevicePlanes).
+    P.Ring = std::max(P.Ring, 2 * P.Hi[0] + 1);
+    P.DevicePlanes = P.Planes * ((P.BT + 2 + P.Planes - 1) / P.Planes);
+  }
   VL.Planes = P.Prefetch + P.Hi[0] + 2;
   // Level L's row is read by level L + 1 hi_0 rows later: a ring of hi_0 + 1
   // planes per level needs no __syncthreads but the row's first.
