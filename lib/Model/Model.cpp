@@ -170,9 +170,14 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   // The vector-cell kernel's ring holds Lanes values per cell and row
   // (fitted to ptxas -v on the H200 --kvec sweeps, 58-128 registers: low by
   // up to 19 for the smallest rings, within 3 near the cap of 128).
+  // Three time levels add the older plane's ring (Ring x Cells vectors)
+  // and its addresses: 23-45 registers over the 14 unclamped files of the
+  // H200 wave3d --kvec sweep of 2026-11-29, rms 6 with this term.
   if (const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family))
-    return int64_t(std::ceil(50.0 + 1.05 * double(P.BT) * Ring * Cells *
-                             double(Vec->Lanes)));
+    return int64_t(std::ceil(
+        50.0 + 1.05 * double(P.BT) * Ring * Cells * double(Vec->Lanes) +
+        (P.TimeLevels == 3 ? 18.0 + Ring * Cells * double(Vec->Lanes)
+                           : 0.0)));
   double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
                double(P.Prefetch * Words) * Cells;
   // Three time levels: each level also holds the older values it reads and
@@ -640,6 +645,13 @@ std::vector<Prediction> an5d::rankConfigurations(
     if (C.BS)
       VecBlocks = {*C.BS};
     std::vector<int64_t> VecDegrees = {1, 2, 3};
+    // Three time levels: on an H200 (wave3d, 512^3) bT 1 ran faster than
+    // every file of bT 2-4 in float (best 82.6 ms against 93.2) and level
+    // with them in double (158.7 against 161.2 ms), which the launch
+    // counts, fitted on two levels, do not see
+    // (benchmarks/results/log-2026-11-29-wave3d-vector.md).
+    if (A.TimeLevels == 3)
+      VecDegrees = {1};
     if (C.BT)
       VecDegrees = {*C.BT};
     // hSN 128 measured up to 15% slower than 64 (h200-kvec-sweep-1.csv),
