@@ -848,11 +848,24 @@ private:
   void copyFieldArrays(size_t F, const std::string &Dev, bool ToDevice) {
     const FieldInfo &FI = S.Fields[F];
     if (FI.swapped()) {
-      copyField(F, "host_" + FI.Array.Name, Dev, 1, ToDevice);
-      copyField(F, "host_" + FI.SwapOut, Dev + " + plane_cells", 1, ToDevice);
+      copyField(F, "host_" + FI.Array.Name, Dev + readPlaneOffset(), 1,
+                ToDevice);
+      copyField(F, "host_" + FI.SwapOut, Dev + writePlaneOffset(), 1,
+                ToDevice);
     } else {
       copyField(F, "host_" + FI.Array.Name, Dev, FI.Planes, ToDevice);
     }
+  }
+
+  /// A swapped field's two arrays: step t reads plane t mod 2, so the one
+  /// the first step reads (the user's read pointer) goes to the plane of
+  /// t_first's parity; these are the offsets, in cells, of its plane and
+  /// of the other array's.
+  static std::string readPlaneOffset() {
+    return " + (size_t)(t_first & 1) * plane_cells";
+  }
+  static std::string writePlaneOffset() {
+    return " + (size_t)(~t_first & 1) * plane_cells";
   }
 
   /// The offset, in cells, of field F in a copy of the device fields.
@@ -920,12 +933,14 @@ private:
     for (size_t F = 0; F < S.Fields.size() && sameExtents(); ++F) {
       const FieldInfo &FI = S.Fields[F];
       if (FI.swapped()) {
-        // Two user arrays: the one the steps read is plane 0.
-        W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) + ", host_" +
-               FI.Array.Name + ", plane_cells * sizeof(" + Elem +
+        // Two user arrays: the one the first step reads in the plane of
+        // its parity.
+        W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) +
+               readPlaneOffset() + ", host_" + FI.Array.Name +
+               ", plane_cells * sizeof(" + Elem +
                "), cudaMemcpyHostToDevice));");
         W.line("AN5D_CHECK(cudaMemcpy(grid + " + fieldOffset(F) +
-               " + plane_cells, host_" + FI.SwapOut +
+               writePlaneOffset() + ", host_" + FI.SwapOut +
                ", plane_cells * sizeof(" + Elem +
                "), cudaMemcpyHostToDevice));");
         continue;
@@ -965,9 +980,10 @@ private:
       }
       if (FI.swapped()) {
         W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.Array.Name + ", " + From +
-               ", plane_cells * sizeof(" + Elem + "), cudaMemcpyDeviceToHost));");
+               readPlaneOffset() + ", plane_cells * sizeof(" + Elem +
+               "), cudaMemcpyDeviceToHost));");
         W.line("AN5D_CHECK(cudaMemcpy(host_" + FI.SwapOut + ", " + From +
-               " + plane_cells, plane_cells * sizeof(" + Elem +
+               writePlaneOffset() + ", plane_cells * sizeof(" + Elem +
                "), cudaMemcpyDeviceToHost));");
         continue;
       }

@@ -170,12 +170,6 @@ bool Extractor::parseFieldSwaps(size_t First) {
   unsigned Assignments = 0;
   for (size_t I = 0; I < First; ++I)
     assignedArrays(FieldBody[I], Written, Assignments);
-  if (!S.Time.Lower.isConstant()) {
-    D.error(Reject::NotDoubleBuffered, FieldBody[First]->getSourceRange(),
-            "with pointer swaps the time loop must start at a constant; it "
-            "starts at '" + S.Time.Lower.str() + "'");
-    return false;
-  }
   for (size_t I = First; I < FieldBody.size(); I += 3) {
     llvm::ArrayRef<const clang::Stmt *> Rest(FieldBody);
     Rest = Rest.slice(I, std::min<size_t>(3, FieldBody.size() - I));
@@ -442,14 +436,16 @@ bool Extractor::parseFieldStatement(const clang::Stmt *St, unsigned Nest,
 }
 
 /// The plane an access without a plane index names: a swapped field's
-/// (step t reads plane (t - lo) % 2 and writes the other) or the one plane
-/// of a field updated in place.
+/// (step t reads plane t mod 2 and writes the other; the run puts the
+/// array the first step reads in the plane of its parity, so the time loop
+/// may start anywhere) or the one plane of a field updated in place.
 void Extractor::unwrittenPlane(Access &A, bool Swapped, bool Writes) const {
   if (Swapped) {
     A.TimeBase = AffineExpr::symbol(S.Time.Iter) +
-                 AffineExpr::constant((Writes ? 1 : 0) - S.Time.Lower.Constant);
+                 AffineExpr::constant(Writes ? 1 : 0);
     A.Modulus = 2;
-    A.SignedRemainder = true;
+    // t mod 2, never negative: the device takes (t + w) & 1.
+    A.SignedRemainder = false;
   } else {
     A.TimeBase = AffineExpr::symbol(S.Time.Iter) + AffineExpr::constant(1);
     A.Modulus = 1;

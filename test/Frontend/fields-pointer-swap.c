@@ -1,8 +1,9 @@
 // RUN: %an5dc %s --dump=stencil | FileCheck %s
 // A coupled pair computed into two other arrays whose pointers the time
-// loop swaps after its nest: each field is its two arrays, the one the
-// step reads as plane 0 (its pointer when the loop starts) and the one it
-// writes as plane 1; the statements read and write the planes.
+// loop swaps after its nest: each field is its two arrays, step t reading
+// plane t % 2 (the array its pointer names when the loop starts, for the
+// first step) and writing the other; the statements read and write the
+// planes.
 
 void rd(int n, int m, int T, float (*u)[m], float (*v)[m], float (*un)[m],
         float (*vn)[m]) {

@@ -1,13 +1,17 @@
 /* Two fields, each two arrays whose pointers the time loop swaps after its
    nests through one temporary declared before the loop: un from u and v,
    then vn from v and the new un (what the first nest wrote this step). The
-   time loop starts at 1. Pointers to VLA rows: no row count declared. The
+   time loop starts at FIRST (default 1; an expression of n or T makes it a
+   run-time value). Pointers to VLA rows: no row count declared. The
    pointers' final values are recorded as which array each points to.
    Usage: fields-swap-2d n m T out.bin (the four arrays, then 5 markers) */
 #include "common.h"
 
 #ifndef ELEM
 #define ELEM float
+#endif
+#ifndef FIRST
+#define FIRST 1
 #endif
 
 static void run(int T, int n, int m, ELEM *buf, ELEM *marks)
@@ -19,7 +23,7 @@ static void run(int T, int n, int m, ELEM *buf, ELEM *marks)
   ELEM (*vn)[m] = (ELEM (*)[m])(buf + 3 * cells);
   ELEM (*tmp)[m] = NULL;
 #pragma scop
-  for (int t = 1; t <= T; t++) {
+  for (int t = FIRST; t <= T; t++) {
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < m - 1; j++)
         un[i][j] = u[i][j] + 0.2f * (u[i - 1][j] + u[i + 1][j] + u[i][j - 1]
