@@ -101,10 +101,11 @@ struct GeneratedKernels {
 };
 
 /// Stage 5 for several fields (StencilForm::Fields): the whole output
-/// file, the kernels' bodies kept in Kernels.
+/// file, the kernels' bodies kept in Kernels. Several plans are
+/// --autotune's candidates (N.5D), the fastest chosen at run time.
 std::string emitFieldsCuda(const Stencil &S, const FieldsAnalysis &A,
-                           const FieldsPlan &P, const SourceText &Src,
-                           GeneratedKernels &Kernels);
+                           const std::vector<FieldsPlan> &Plans,
+                           const SourceText &Src, GeneratedKernels &Kernels);
 
 /// emitCuda, with the kernel bodies kept in Kernels. The file is complete
 /// even when Kernels.Errors is not empty; the driver then writes nothing.

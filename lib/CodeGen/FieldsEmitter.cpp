@@ -27,10 +27,12 @@ constexpr int64_t kIndexMargin = 1 << 20;
 
 class FieldsEmitter {
 public:
-  FieldsEmitter(const Stencil &S, const FieldsAnalysis &A, const FieldsPlan &P,
+  /// Emits for Plans[Index]; several plans are --autotune's candidates.
+  FieldsEmitter(const Stencil &S, const FieldsAnalysis &A,
+                const std::vector<FieldsPlan> &Plans, size_t Index,
                 const SourceText &Src, GeneratedKernels &Kernels)
-      : S(S), A(A), P(P), Src(Src), Kernels(Kernels), Elem(elemTypeName(S.Elem)),
-        Fn(S.Function) {
+      : S(S), A(A), Plans(Plans), P(Plans[Index]), Index(Index), Src(Src),
+        Kernels(Kernels), Elem(elemTypeName(S.Elem)), Fn(S.Function) {
     for (char &C : Fn)
       if (!isalnum((unsigned char)C) && C != '_')
         C = '_';
@@ -40,7 +42,12 @@ public:
     header();
     writePreludeCommon(W, Src, P.Gpu, /*Mpi=*/false, /*Pipeline=*/false,
                        /*OwnCodeOnly=*/false);
-    if (P.Run == Scheme::N5D) {
+    if (Plans.size() > 1) {
+      for (size_t C = 0; C < Plans.size(); ++C)
+        W.raw(FieldsEmitter(S, A, Plans, C, Src, Kernels).candidateSection());
+      tuner();
+      tunedRunFunction();
+    } else if (P.Run == Scheme::N5D) {
       n5dParameters();
       for (int64_t Degree = 1; Degree <= P.BT; ++Degree)
         n5dKernel(Degree);
@@ -101,7 +108,15 @@ private:
                 L.Lower.str() + " .. " + L.Upper.str();
       W.line("//   " + str(Q) + ". " + statementText(Q) + Over);
     }
-    if (P.Run == Scheme::N5D) {
+    if (Plans.size() > 1) {
+      W.line("// Scheme: N.5D, autotuned: the first run on a GPU and grid "
+             "times " + str(Plans.size()) + " candidates on a");
+      W.line("//   scratch copy and takes the fastest (an5d_choose; cached "
+             "in the tuning file):");
+      for (size_t C = 0; C < Plans.size(); ++C)
+        W.line("//   " + str(C) + ". " +
+               FieldsEmitter(S, A, Plans, C, Src, Kernels).planLabel());
+    } else if (P.Run == Scheme::N5D) {
       std::string Tile;
       for (size_t D = 0; D < P.Tile.size(); ++D)
         Tile += (D ? " x " : "") + str(P.Tile[D]);
@@ -661,8 +676,177 @@ private:
     W.line("");
   }
 
+  /// The kernels' opt-in to more than the default dynamic shared memory.
+  void sharedOptIn() {
+    if (P.SharedBytes <= P.Gpu.DefaultSharedPerBlock)
+      return;
+    W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
+           " KiB of dynamic shared memory needs an opt-in.");
+    for (int64_t D = 1; D <= P.BT; ++D)
+      W.line("AN5D_CHECK(cudaFuncSetAttribute(" + n5dKernelName(D) +
+             ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
+             "AN5D_SM_BYTES));");
+  }
+
+  /// --autotune: the macros n5dParameters defines, undefined after each
+  /// candidate.
+  static constexpr const char *CandidateMacros[] = {
+      "AN5D_BT",           "AN5D_TILE_X", "AN5D_TILE_Y",  "AN5D_THREADS",
+      "AN5D_STREAM_BLOCK", "AN5D_RING",   "AN5D_SM_BYTES"};
+
+  /// The tile's threads, "128" or "32x8".
+  std::string tileText() const {
+    std::string Tile;
+    for (int64_t T : P.Tile)
+      Tile += (Tile.empty() ? "" : "x") + str(T);
+    return Tile;
+  }
+  /// "bT 5, tile 128, hSN 256": the candidate's label.
+  std::string planLabel() const {
+    return "bT " + str(P.BT) + ", tile " + tileText() + ", hSN " +
+           str(P.StreamBlock);
+  }
+
+  /// What an5d_steps of a candidate takes after the fields' copies: the
+  /// run function's extents, parameters, scalars and coefficient arrays.
+  std::string stepsParams() const {
+    std::string R;
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      R += ", long an5d_ext" + str(D);
+    for (const std::string &Pm : S.Params)
+      R += ", long " + Pm;
+    for (const ScalarVar &V : S.Scalars)
+      R += std::string(", ") + scalarTypeName(V.Type) + " " + V.Name;
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      R += ", const an5d_coef_copy &coef_copy" + str(K);
+      for (size_t D = 1; D < S.CoefArrays[K].Extents.size(); ++D)
+        R += ", long an5d_coef" + str(K) + "_ext" + str(D);
+    }
+    return R;
+  }
+  std::string stepsArgs() const {
+    std::string R;
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      R += ", an5d_ext" + str(D);
+    for (const std::string &Pm : S.Params)
+      R += ", " + Pm;
+    for (const ScalarVar &V : S.Scalars)
+      R += ", " + V.Name;
+    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
+      R += ", coef_copy" + str(K);
+      for (size_t D = 1; D < S.CoefArrays[K].Extents.size(); ++D)
+        R += ", an5d_coef" + str(K) + "_ext" + str(D);
+    }
+    return R;
+  }
+
+  /// --autotune: candidate Index's parameters, kernels and steps function
+  /// in a namespace of their own, its macros undefined after it.
+  std::string candidateSection() {
+    W.line("// ---- candidate " + str(Index) + ": " + planLabel() + " ----");
+    W.line("namespace an5d_config_" + str(Index) + " {");
+    W.line("");
+    n5dParameters();
+    for (int64_t Degree = 1; Degree <= P.BT; ++Degree)
+      n5dKernel(Degree);
+    W.line("// Steps t_first .. t_last on the fields' two copies at `grid` "
+           "(`cells` each), from copy 0;");
+    W.line("// *result: the copy the last launch wrote. Returns the "
+           "launches.");
+    W.line("static long an5d_steps(" + Elem + " *grid, size_t cells, long "
+           "t_first, long t_last, int *result" + stepsParams() + ")");
+    W.open("");
+    sharedOptIn();
+    n5dLaunchLoop("*result = current;");
+    W.close();
+    W.line("");
+    W.line("} // namespace an5d_config_" + str(Index));
+    for (const char *M : CandidateMacros)
+      if ((std::string(M) != "AN5D_TILE_Y" || innerDims() == 2))
+        W.raw("#undef " + std::string(M));
+    W.line("");
+    return W.str();
+  }
+
+  /// --autotune: the candidates' labels, the cache key's parts and
+  /// an5d_steps_of (candidate c's steps).
+  void tuner() {
+    std::string Signature, Labels;
+    for (size_t C = 0; C < Plans.size(); ++C) {
+      FieldsEmitter E(S, A, Plans, C, Src, Kernels);
+      Signature += (C ? ";" : "") + str(Plans[C].BT) + "/" + E.tileText() +
+                   "/" + str(Plans[C].StreamBlock);
+      Labels += "\"" + E.planLabel() + "\", ";
+    }
+    std::string File = S.FileName.substr(S.FileName.find_last_of('/') + 1);
+    for (char &C : File)
+      if (!isalnum((unsigned char)C) && C != '.' && C != '-' && C != '_')
+        C = '_';
+    W.line("// ---- autotuning (an5d_choose) ----");
+    W.line("static const char *const an5d_stencil = \"" + S.Function + "@" +
+           File + " " + Elem + " fields\";");
+    W.line("static const char *const an5d_signature = \"" + Signature +
+           "\";");
+    W.line("static const char *const an5d_candidates[" + str(Plans.size()) +
+           "] = {" + Labels.substr(0, Labels.size() - 2) + "};");
+    W.line("");
+    W.line("static long an5d_steps_of(int candidate, " + Elem +
+           " *grid, size_t cells, long t_first, long t_last, int *result" +
+           stepsParams() + ")");
+    W.open("");
+    W.line("switch (candidate) {");
+    for (size_t C = 0; C < Plans.size(); ++C)
+      W.line("case " + str(C) + ": return an5d_config_" + str(C) +
+             "::an5d_steps(grid, cells, t_first, t_last, result" +
+             stepsArgs() + ");");
+    W.line("default: break;");
+    W.line("}");
+    W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");
+    W.line("exit(1);");
+    W.close();
+    W.line("");
+  }
+
+  /// --autotune: the run function: the fastest candidate for this GPU and
+  /// grid (cached, or timed on a scratch copy of the fields), then its
+  /// steps.
+  void tunedRunFunction() {
+    int64_t MaxBT = 1;
+    for (const FieldsPlan &C : Plans)
+      MaxBT = std::max(MaxBT, C.BT);
+    const std::string Trial = str(std::max<int64_t>(16, 8 * MaxBT));
+    W.line("// Runs time steps t_first .. t_last of the scop on the GPU: "
+           "copies every field to the");
+    W.line("// device (the fields one after another, twice: launches read "
+           "one copy and write the");
+    W.line("// other), runs the fastest candidate's launches, copies the "
+           "fields back.");
+    runHead(2);
+    std::string Exts;
+    for (unsigned D = 0; D < S.GridDims; ++D)
+      Exts += std::string(D ? ", " : "") + "an5d_ext" + str(D);
+    W.line("// The fastest candidate for this GPU and grid: cached, or timed "
+           "on a scratch copy of both");
+    W.line("// copies over min(steps, " + Trial + ") steps.");
+    W.line("const long steps = t_last - t_first + 1;");
+    W.line("const long extents[" + str(S.GridDims) + "] = {" + Exts + "};");
+    W.line("const int candidate = an5d_choose(an5d_stencil, extents, " +
+           str(S.GridDims) + ", an5d_signature, an5d_candidates, " +
+           str(Plans.size()) + ", grid, 2 * device_bytes,");
+    W.line("    steps < " + Trial + " ? steps : " + Trial +
+           ", [&](int c, void *scratch, long trial) {");
+    W.line("      int trial_result = 0;");
+    W.line("      an5d_steps_of(c, (" + Elem + " *)scratch, cells, t_first, "
+           "t_first + trial - 1, &trial_result" + stepsArgs() + ");");
+    W.line("    });");
+    W.line("int result = 0; // the copy the last launch wrote");
+    W.line("an5d_timed_run(grid, device_bytes, steps, [&] { return "
+           "an5d_steps_of(candidate, grid, cells, t_first, t_last, &result" +
+           stepsArgs() + "); });");
+    runTail("(size_t)result");
+  }
+
   void n5dRunFunction() {
-    const unsigned N = S.GridDims;
     W.line("// Runs time steps t_first .. t_last of the scop on the GPU: "
            "copies every field to the");
     W.line("// device (the fields one after another, twice: launches read "
@@ -670,14 +854,21 @@ private:
     W.line("// other), launches AN5D_BT steps at a time, copies the fields "
            "back.");
     runHead(2);
-    if (P.SharedBytes > P.Gpu.DefaultSharedPerBlock) {
-      W.line("// More than " + str(P.Gpu.DefaultSharedPerBlock / 1024) +
-             " KiB of dynamic shared memory needs an opt-in.");
-      for (int64_t D = 1; D <= P.BT; ++D)
-        W.line("AN5D_CHECK(cudaFuncSetAttribute(" + n5dKernelName(D) +
-               ", cudaFuncAttributeMaxDynamicSharedMemorySize, "
-               "AN5D_SM_BYTES));");
-    }
+    sharedOptIn();
+    W.line("int result = 0; // the copy the last launch wrote");
+    W.line("an5d_timed_run(grid, device_bytes, t_last - t_first + 1, [&] {");
+    W.indent();
+    n5dLaunchLoop("result = current;");
+    W.dedent();
+    W.line("});");
+    runTail("(size_t)result");
+  }
+
+  /// The launches of steps t_first .. t_last, from copy 0 of the fields at
+  /// `grid` to the other and back; then Result (what records the copy the
+  /// last launch wrote, `current`) and `return launches;`.
+  void n5dLaunchLoop(const std::string &Result) {
+    const unsigned N = S.GridDims;
     // Blocks: tiles along the dimensions after the first (innermost on
     // x), stream blocks along the launch's last dimension.
     std::string Counts;
@@ -689,9 +880,6 @@ private:
       Counts += "1, ";
     std::string Block = N == 2 ? "dim3(AN5D_TILE_X)"
                                : "dim3(AN5D_TILE_X, AN5D_TILE_Y)";
-    W.line("int result = 0; // the copy the last launch wrote");
-    W.line("an5d_timed_run(grid, device_bytes, t_last - t_first + 1, [&] {");
-    W.indent();
     W.line("long launches = 0;");
     W.line("int current = 0;");
     W.line("for (long step = t_first; step <= t_last; step += AN5D_BT) {");
@@ -718,11 +906,8 @@ private:
     W.line("current = 1 - current;");
     W.dedent();
     W.line("}");
-    W.line("result = current;");
+    W.line(Result);
     W.line("return launches;");
-    W.dedent();
-    W.line("});");
-    runTail("(size_t)result");
   }
 
   /// "(size_t)(ext0) * (ext1)": cells of one plane of the grid, host side.
@@ -1180,7 +1365,9 @@ private:
 
   const Stencil &S;
   const FieldsAnalysis &A;
+  const std::vector<FieldsPlan> &Plans;
   const FieldsPlan &P;
+  size_t Index;
   const SourceText &Src;
   GeneratedKernels &Kernels;
   std::string Elem, Fn;
@@ -1190,7 +1377,9 @@ private:
 } // namespace
 
 std::string an5d::emitFieldsCuda(const Stencil &S, const FieldsAnalysis &A,
-                                 const FieldsPlan &P, const SourceText &Src,
+                                 const std::vector<FieldsPlan> &Plans,
+                                 const SourceText &Src,
                                  GeneratedKernels &Kernels) {
-  return FieldsEmitter(S, A, P, Src, Kernels).run();
+  assert(!Plans.empty() && "at least one plan");
+  return FieldsEmitter(S, A, Plans, 0, Src, Kernels).run();
 }

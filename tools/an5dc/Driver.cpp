@@ -353,10 +353,9 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
   }
   // What the N.5D scheme of one array takes does not apply yet: said, not
   // ignored.
-  if (O.Mpi || O.Autotune.value_or(0) > 1) {
-    llvm::errs() << "an5dc: error: " << (O.Mpi ? "--mpi" : "--autotune")
-                 << " is not available for a time step of several fields "
-                    "yet\n";
+  if (O.Mpi) {
+    llvm::errs() << "an5dc: error: --mpi is not available for a time step "
+                    "of several fields yet\n";
     return 1;
   }
   FieldsOptions FO;
@@ -416,9 +415,20 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
   // N.5D's parameters unless -bT, -bS and --sl are all given.
   const bool AllGiven = O.BT && O.BS && O.StreamBlock;
   const bool Listing = O.Model || O.ModelCsv;
+  const unsigned Autotune = O.Autotune.value_or(0);
+  if (Naive && Autotune > 1) {
+    llvm::errs() << "an5dc: error: --autotune chooses among N.5D "
+                    "configurations; "
+                 << (S.GridDims == 1 ? "several fields in 1D run"
+                                     : "--scheme=naive runs")
+                 << " the naive scheme\n";
+    return 1;
+  }
   FieldsPlan P;
+  // --autotune=K: the model's top K N.5D configurations, P the first.
+  std::vector<FieldsPlan> Candidates;
   std::optional<FieldsPrediction> Chosen;
-  if (Listing || (!Naive && !AllGiven)) {
+  if (Listing || (!Naive && (!AllGiven || Autotune > 1))) {
     std::vector<FieldsPrediction> Ranking =
         rankFieldsConfigurations(S, *A, FO, Size, Dev);
     if (O.ModelCsv) {
@@ -453,6 +463,21 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
                llvm::formatv(": predicted {0:f1} GFLOP/s, limited by {1}",
                              Chosen->GFlops, Chosen->Limit)
                    .str();
+    if (Autotune > 1 && P.Run == Scheme::Naive)
+      llvm::errs() << "an5dc: warning: --autotune=" << Autotune
+                   << " chooses among N.5D configurations, and the model "
+                      "predicts the naive scheme faster on "
+                   << Dev.Name << "; it runs the naive scheme\n";
+    for (const FieldsPrediction &R : Ranking) {
+      if (Candidates.size() >= Autotune || P.Run == Scheme::Naive)
+        break;
+      FieldsPlan C;
+      if (R.Run != Scheme::N5D ||
+          makeFieldsPlan(S, *A, fieldsOptionsOf(R), Dev, C))
+        continue;
+      C.Origin = P.Origin;
+      Candidates.push_back(std::move(C));
+    }
   } else {
     if (std::optional<PlanError> E = makeFieldsPlan(S, *A, FO, Dev, P)) {
       llvm::errs() << "an5dc: error: " << E->Message << "\n";
@@ -474,7 +499,9 @@ int runFields(const DriverOptions &O, const Stencil &S, SourceSession &Session,
   SourceText Src = describeSource(Session, S, O.Frontend.CompilerArgs);
   GeneratedKernels Kernels;
   Kernels.Drop = O.KernelDrop;
-  std::string Text = emitFieldsCuda(S, *A, P, Src, Kernels);
+  if (Candidates.size() < 2)
+    Candidates = {P};
+  std::string Text = emitFieldsCuda(S, *A, Candidates, Src, Kernels);
   return finishEmission(O, Kernels, Text, Out);
 }
 
