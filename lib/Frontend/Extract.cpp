@@ -418,8 +418,8 @@ std::optional<Stencil> Extractor::run() {
     return std::nullopt;
   if (!checkPlaneIndices())
     return std::nullopt;
-  if (S.Form == StencilForm::TwoArrays)
-    finishTwoArrays();
+  if (S.Form == StencilForm::TwoArrays && !finishTwoArrays())
+    return std::nullopt;
   if (S.Form == StencilForm::PointerSwap && !finishPointerSwap())
     return std::nullopt;
   if (S.Space.size() == 1 && !liftOneDimension())

@@ -122,6 +122,33 @@ bool Extractor::finishRotation() {
   return true;
 }
 
+bool Extractor::copyRowsReached() {
+  if (S.PlaneArrays[0].Extents[0])
+    return true;
+  const std::string &Row = S.Space[0].Iter;
+  int64_t Reach = 0;
+  std::vector<const Access *> All = {&S.Write};
+  for (const Access &R : S.Reads)
+    All.push_back(&R);
+  for (const Access *A : All) {
+    AffineExpr Off = A->Space[0] - AffineExpr::symbol(Row);
+    if (!Off.isConstant()) {
+      D.error(Reject::VariableOffset, A->Range,
+              "the first index must be '" + Row + " + c' with a constant "
+              "c: '" + S.arrayOf(*A) + "' declares no row count, so the "
+              "rows its accesses reach are the rows copied to the GPU");
+      return false;
+    }
+    Reach = std::max(Reach, Off.Constant);
+  }
+  AffineExpr Rows = S.Space[0].Upper + AffineExpr::constant(Reach + 1);
+  for (ArrayInfo &P : S.PlaneArrays) {
+    P.Extents[0] = Rows;
+    P.ExtentText[0] = Rows.str();
+  }
+  return true;
+}
+
 bool Extractor::finishPointerSwap() {
   const clang::VarDecl *In = PointerSwap.First, *Out = PointerSwap.Second;
   if (PointerSwap.Third && !finishRotation())
@@ -140,31 +167,8 @@ bool Extractor::finishPointerSwap() {
                 "through the other");
     return false;
   }
-  // A pointer to rows declares no row count: the GPU copies the rows the
-  // accesses reach (the first index must then be 'i + c').
-  if (!S.PlaneArrays[0].Extents[0]) {
-    const std::string &Row = S.Space[0].Iter;
-    int64_t Reach = 0;
-    std::vector<const Access *> All = {&S.Write};
-    for (const Access &R : S.Reads)
-      All.push_back(&R);
-    for (const Access *A : All) {
-      AffineExpr Off = A->Space[0] - AffineExpr::symbol(Row);
-      if (!Off.isConstant()) {
-        D.error(Reject::VariableOffset, A->Range,
-                "the first index must be '" + Row + " + c' with a constant "
-                "c: '" + S.arrayOf(*A) + "' declares no row count, so the "
-                "rows its accesses reach are the rows copied to the GPU");
-        return false;
-      }
-      Reach = std::max(Reach, Off.Constant);
-    }
-    AffineExpr Rows = S.Space[0].Upper + AffineExpr::constant(Reach + 1);
-    for (ArrayInfo &P : S.PlaneArrays) {
-      P.Extents[0] = Rows;
-      P.ExtentText[0] = Rows.str();
-    }
-  }
+  if (!copyRowsReached())
+    return false;
   S.Array = S.PlaneArrays[0];
   const std::string Planes = std::to_string(S.PlaneArrays.size());
   S.Array.Extents.insert(S.Array.Extents.begin(),

@@ -40,16 +40,8 @@ bool Extractor::describePlaneArray(const clang::VarDecl *V,
     D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
     return false;
   }
-  // A pointer swap's pointers reach the rows their accesses reach.
-  if (!A.Extents[0] && S.Form != StencilForm::PointerSwap) {
-    D.error(Reject::Dimensionality, Use,
-            "the extent of '" + A.Name + "' along its first dimension is "
-            "not declared, and the GPU copy needs it; declare the array with "
-            "all its extents, e.g. the parameter 'double " + A.Name +
-                "[n][m]'");
-    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
-    return false;
-  }
+  // An array without a row count (a pointer to rows, a flat pointer)
+  // reaches the rows its accesses reach (copyRowsReached).
   for (const ArrayInfo &Other : S.PlaneArrays)
     if (!Other.Name.empty() &&
         (Other.Elem != A.Elem || Other.Extents != A.Extents)) {
@@ -368,11 +360,14 @@ bool Extractor::parseSecondNest() {
 
 /// The view as one two-plane array, and the device's loop over Jacobi
 /// steps: iteration t runs steps 2t (plane 0 to 1) and 2t + 1 (1 to 0).
-void Extractor::finishTwoArrays() {
+bool Extractor::finishTwoArrays() {
+  if (!copyRowsReached())
+    return false;
   S.Array = S.PlaneArrays[0];
   S.Array.Extents.insert(S.Array.Extents.begin(), AffineExpr::constant(2));
   S.Array.ExtentText.insert(S.Array.ExtentText.begin(), "2");
   S.WrittenTime = S.Time;
   S.Time.Lower = S.WrittenTime.Lower.scaled(2);
   S.Time.Upper = S.WrittenTime.Upper.scaled(2) + AffineExpr::constant(1);
+  return true;
 }

@@ -89,7 +89,12 @@ private:
   bool sameUpdate(const Expr &First, const std::vector<Access> &FirstReads,
                   const std::vector<CoefAccess> &FirstCoefs,
                   const Expr &Second, const std::vector<Access> &SecondReads);
-  void finishTwoArrays();
+  bool finishTwoArrays();
+  /// Plane arrays that declare no row count (pointers to rows, flat
+  /// pointers): the GPU copies the rows their accesses reach, from 0 to
+  /// the last row the loop writes plus the reach above it; each first
+  /// index must be 'i + c'. False with a diagnostic when one is not.
+  bool copyRowsReached();
 
   // Several fields updated in one time step (ExtractFields.cpp).
   bool isSeveralFields(const std::vector<const clang::Stmt *> &Body);

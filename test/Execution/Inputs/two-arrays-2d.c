@@ -1,6 +1,7 @@
 /* Two arrays in turn (PolyBench's jacobi-2d form) with VLA parameters: each
    time iteration computes B from A, then A from B. The update is asymmetric
-   so that a swapped plane or a transposed offset shows.
+   so that a swapped plane or a transposed offset shows. -DROWS: pointers
+   to rows (no row count declared); -DFLAT: flat pointers, A[i * m + j].
    Usage: two-arrays-2d n m t0 T out.bin (writes A, then B) */
 #include "common.h"
 
@@ -8,18 +9,31 @@
 #define ELEM float
 #endif
 
-static void run(int t0, int T, int n, int m, ELEM A[n][m], ELEM B[n][m])
+#if defined(FLAT)
+#define ARRAY(X) ELEM *X
+#define AT(X, i, j) X[(i) * m + (j)]
+#elif defined(ROWS)
+#define ARRAY(X) ELEM (*X)[m]
+#define AT(X, i, j) X[i][j]
+#else
+#define ARRAY(X) ELEM X[n][m]
+#define AT(X, i, j) X[i][j]
+#endif
+
+static void run(int t0, int T, int n, int m, ARRAY(A), ARRAY(B))
 {
 #pragma scop
   for (int t = t0; t < t0 + T; t++) {
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < m - 1; j++)
-        B[i][j] = 0.1 * A[i][j - 1] + 0.2 * A[i][j] + 0.3 * A[i][j + 1]
-                + 0.15 * A[i + 1][j] + 0.25 * A[i - 1][j];
+        AT(B, i, j) = 0.1 * AT(A, i, j - 1) + 0.2 * AT(A, i, j)
+                    + 0.3 * AT(A, i, j + 1) + 0.15 * AT(A, i + 1, j)
+                    + 0.25 * AT(A, i - 1, j);
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < m - 1; j++)
-        A[i][j] = 0.1 * B[i][j - 1] + 0.2 * B[i][j] + 0.3 * B[i][j + 1]
-                + 0.15 * B[i + 1][j] + 0.25 * B[i - 1][j];
+        AT(A, i, j) = 0.1 * AT(B, i, j - 1) + 0.2 * AT(B, i, j)
+                    + 0.3 * AT(B, i, j + 1) + 0.15 * AT(B, i + 1, j)
+                    + 0.25 * AT(B, i - 1, j);
   }
 #pragma endscop
 }
@@ -30,6 +44,6 @@ int main(int argc, char **argv)
     return 2;
   int n = atoi(argv[1]), m = atoi(argv[2]), t0 = atoi(argv[3]), T = atoi(argv[4]);
   ELEM *buf = (ELEM *)new_planes((long)n * m, sizeof(ELEM));
-  run(t0, T, n, m, (ELEM (*)[m])buf, (ELEM (*)[m])(buf + (long)n * m));
+  run(t0, T, n, m, (void *)buf, (void *)(buf + (long)n * m));
   return write_cells(argv[5], buf, sizeof(ELEM) * 2 * n * m);
 }
