@@ -256,6 +256,29 @@ bool Extractor::describeArrayType(const clang::VarDecl *V,
     T = AT->getElementType();
   }
   ScalarType Elem = scalarTypeOf(T);
+  // float **: rows allocated one by one, each anywhere; say what one
+  // allocation would look like instead of naming 'float *' an element.
+  clang::QualType Leaf = T;
+  unsigned Levels = 0;
+  while (const auto *Inner = Leaf->getAs<clang::PointerType>()) {
+    Leaf = Inner->getPointeeType();
+    ++Levels;
+  }
+  ScalarType Row = scalarTypeOf(Leaf);
+  if (Levels > 0 && (Row == ScalarType::Float || Row == ScalarType::Double)) {
+    const std::string E = Row == ScalarType::Float ? "float" : "double";
+    const bool ThreeD = Levels > 1;
+    D.error(Reject::ElementType, Use,
+            "'" + A.Name + "' is an array of pointers to rows ('" +
+                V->getType().getAsString() + "'); an5dc copies arrays of "
+                "one contiguous allocation: declare it as a pointer to "
+                "rows, '" + E + " (*" + A.Name + ")" +
+                (ThreeD ? "[m][l]" : "[m]") + "', or a flat pointer, '" + E +
+                " *" + A.Name + "' indexed '" + A.Name +
+                (ThreeD ? "[(i * m + j) * l + k]'" : "[i * m + j]'"));
+    D.note(V->getSourceRange(), "'" + A.Name + "' is declared here");
+    return false;
+  }
   if (Elem != ScalarType::Float && Elem != ScalarType::Double) {
     D.error(Reject::ElementType, Use,
             std::string(Role) + " '" + A.Name + "' has elements of type '" +
