@@ -116,7 +116,26 @@ const clang::Stmt *Extractor::regionStatement(const clang::FunctionDecl *F,
   return nullptr;
 }
 
-/// Looks through braces holding one statement. Ok is false after an error.
+/// 'float lap = <expr>;' (several declarators allowed): local float or
+/// double scalars, each initialized, declared in the loop body.
+static bool isLocalTemp(const clang::Stmt *St) {
+  const auto *DS = dyn_cast<clang::DeclStmt>(St);
+  if (!DS)
+    return false;
+  for (const clang::Decl *Dc : DS->decls()) {
+    const auto *V = dyn_cast<clang::VarDecl>(Dc);
+    if (!V || !V->hasLocalStorage() || !V->getInit() ||
+        V->getType()->isPointerType())
+      return false;
+    ScalarType T = scalarTypeOf(V->getType());
+    if (T != ScalarType::Float && T != ScalarType::Double)
+      return false;
+  }
+  return true;
+}
+
+/// Looks through braces holding one statement (after local scalars, see
+/// isLocalTemp). Ok is false after an error.
 const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
   Ok = true;
   while (const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(St)) {
@@ -130,6 +149,23 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
               "array");
       Ok = false;
       return nullptr;
+    }
+    // Local scalars declared before the innermost assignment
+    // ('float lap = ...; B[i][j] = A[i][j] + c * lap;') stand for their
+    // initializers (LocalTemps).
+    size_t Temps = 0;
+    while (Temps + 1 < Body.size() && isLocalTemp(Body[Temps]))
+      ++Temps;
+    if (Temps > 0 && Temps + 1 == Body.size() &&
+        !isa<clang::ForStmt>(Body.back()) &&
+        !isa<clang::CompoundStmt>(Body.back()) &&
+        !isa<clang::DeclStmt>(Body.back())) {
+      for (size_t K = 0; K < Temps; ++K)
+        for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
+          const auto *V = llvm::cast<clang::VarDecl>(Dc);
+          LocalTemps[V] = V->getInit();
+        }
+      return Body.back();
     }
     if (Body.size() > 1) {
       D.error(Reject::MultipleStatements, Body[1]->getSourceRange(),

@@ -190,8 +190,28 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     S.Reads.push_back(std::move(A));
     return E;
   }
-  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(CE))
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(CE)) {
+    // A local scalar: its initializer as C evaluates it, rounded to the
+    // local's type ('(float)(...)'), read afresh at each use.
+    const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
+    if (auto It = V ? LocalTemps.find(V) : LocalTemps.end();
+        It != LocalTemps.end()) {
+      std::optional<Expr> Init = toExpr(It->second);
+      if (!Init)
+        return std::nullopt;
+      Expr P;
+      P.K = Expr::Paren;
+      P.Type = Init->Type;
+      P.Range = Init->Range;
+      P.Args.push_back(std::move(*Init));
+      E.K = Expr::Cast;
+      E.Range = Ref->getSourceRange();
+      E.Text = scalarTypeName(E.Type);
+      E.Args.push_back(std::move(P));
+      return E;
+    }
     return scalarRef(Ref);
+  }
   if (const auto *U = dyn_cast<clang::UnaryOperator>(CE)) {
     if (U->getOpcode() != clang::UO_Minus && U->getOpcode() != clang::UO_Plus)
       return unsupported("operator '" +

@@ -192,6 +192,9 @@ private:
   std::map<std::string, const clang::VarDecl *> NamedVars;
   const clang::VarDecl *ArrayVar = nullptr;
   std::map<const clang::VarDecl *, unsigned> ScalarIndex;
+  // Local scalars of the innermost loop body and their initializers: a
+  // read of one is its initializer, converted to its type.
+  std::map<const clang::VarDecl *, const clang::Expr *> LocalTemps;
   // Variables the region writes (collectStencilVars), and each coefficient
   // array's index in S.CoefArrays.
   std::set<const clang::VarDecl *> StencilVars;
