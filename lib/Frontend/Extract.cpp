@@ -116,9 +116,7 @@ const clang::Stmt *Extractor::regionStatement(const clang::FunctionDecl *F,
   return nullptr;
 }
 
-/// 'float lap = <expr>;' (several declarators allowed): local float or
-/// double scalars, each initialized, declared in the loop body.
-static bool isLocalTemp(const clang::Stmt *St) {
+bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
     return false;

@@ -289,6 +289,18 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
   } else {
     Statements.push_back(Cur);
   }
+  // Local scalars declared before the nest's first assignment stand for
+  // their initializers (LocalTemps); checked below against the
+  // assignments between them and their uses.
+  size_t Temps = 0;
+  while (Temps < Statements.size() && isLocalTemp(Statements[Temps]))
+    ++Temps;
+  for (size_t K = 0; K < Temps; ++K)
+    for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Statements[K])->decls()) {
+      const auto *V = llvm::cast<clang::VarDecl>(Dc);
+      LocalTemps[V] = V->getInit();
+    }
+  Statements.erase(Statements.begin(), Statements.begin() + Temps);
   if (Statements.empty()) {
     D.error(Reject::NotALoopNest, Cur->getSourceRange(),
             "empty loop body; each loop nest of the time step must assign a "
@@ -329,9 +341,36 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
   }
   // Coefficient reads name the nest's iterators.
   S.Space = Loops;
+  const size_t FirstStatement = S.FieldStatements.size();
   for (const clang::Stmt *X : Statements)
     if (!parseFieldStatement(X, Nest, Loops))
       return false;
+  // C computed a local before the nest's assignments; at a use after one
+  // that wrote what the local reads it would see the new value, which C's
+  // local does not hold.
+  for (size_t K = FirstStatement + 1; K < S.FieldStatements.size(); ++K) {
+    const FieldStatement &Use = S.FieldStatements[K];
+    for (size_t R = Use.FirstRead; R < Use.EndRead; ++R) {
+      if (!LocalTempReads.count(R))
+        continue;
+      const Access &Rd = S.Reads[R];
+      for (size_t J = FirstStatement; J < K; ++J) {
+        const Access &W = S.FieldStatements[J].Write;
+        if (W.Field != Rd.Field || !(W.TimeBase == Rd.TimeBase))
+          continue;
+        const std::string &Name = S.Fields[Rd.Field].Array.Name;
+        D.error(Reject::SeveralFields, Rd.Range,
+                "a local declared before the assignment to '" + Name +
+                    "' reads it, and this statement uses the local after "
+                    "that assignment; an5dc puts a local's value in at its "
+                    "uses, so read '" + Name + "' in the statements before "
+                    "the assignment, or compute the local from other "
+                    "fields");
+        D.note(S.FieldStatements[J].Range, "the assignment is here");
+        return false;
+      }
+    }
+  }
   return true;
 }
 

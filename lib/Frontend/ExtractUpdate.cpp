@@ -187,6 +187,8 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     E.K = Expr::Read;
     E.Range = A.Range;
     E.ReadIndex = S.Reads.size();
+    if (InLocalTemp)
+      LocalTempReads.insert(S.Reads.size());
     S.Reads.push_back(std::move(A));
     return E;
   }
@@ -196,7 +198,9 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (auto It = V ? LocalTemps.find(V) : LocalTemps.end();
         It != LocalTemps.end()) {
+      ++InLocalTemp;
       std::optional<Expr> Init = toExpr(It->second);
+      --InLocalTemp;
       if (!Init)
         return std::nullopt;
       Expr P;

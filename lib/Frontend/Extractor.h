@@ -195,6 +195,10 @@ private:
   // Local scalars of the innermost loop body and their initializers: a
   // read of one is its initializer, converted to its type.
   std::map<const clang::VarDecl *, const clang::Expr *> LocalTemps;
+  // Reads made while an initializer stands in for a local (their indices
+  // in S.Reads), and how deep such stand-ins are nested now.
+  std::set<size_t> LocalTempReads;
+  unsigned InLocalTemp = 0;
   // Variables the region writes (collectStencilVars), and each coefficient
   // array's index in S.CoefArrays.
   std::set<const clang::VarDecl *> StencilVars;
@@ -228,6 +232,10 @@ private:
 /// (Declares: the second form). ExtractSwap.cpp.
 bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
                  const clang::VarDecl *&Src, bool &Declares);
+
+/// 'float lap = <expr>;' (several declarators allowed): local float or
+/// double scalars, each initialized, declared in a loop body. Extract.cpp.
+bool isLocalTemp(const clang::Stmt *St);
 
 } // namespace frontend
 } // namespace an5d
