@@ -116,6 +116,46 @@ const clang::Stmt *Extractor::regionStatement(const clang::FunctionDecl *F,
   return nullptr;
 }
 
+/// The statements of a block of pointer copies ('{ float *t = a; a = b;
+/// b = t; }', or the same in 'do { ... } while (0)': a SWAP macro), or
+/// null when St is no such block.
+static const clang::CompoundStmt *pointerCopyBlock(const clang::Stmt *St) {
+  if (const auto *Do = dyn_cast<clang::DoStmt>(St)) {
+    const auto *Zero = dyn_cast_or_null<clang::IntegerLiteral>(
+        Do->getCond() ? Do->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Zero || Zero->getValue() != 0)
+      return nullptr;
+    St = Do->getBody();
+  }
+  const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(St);
+  if (!CS || CS->body_empty())
+    return nullptr;
+  for (const clang::Stmt *C : CS->body()) {
+    const clang::VarDecl *Dst, *Src;
+    bool Declares;
+    if (!isa<clang::NullStmt>(C) && !pointerCopy(C, Dst, Src, Declares))
+      return nullptr;
+  }
+  return CS;
+}
+
+std::vector<const clang::Stmt *>
+Extractor::timeStepStatements(const clang::CompoundStmt *CS) {
+  std::vector<const clang::Stmt *> Body;
+  for (const clang::Stmt *C : CS->body()) {
+    if (isa<clang::NullStmt>(C))
+      continue;
+    if (const clang::CompoundStmt *Block = pointerCopyBlock(C)) {
+      for (const clang::Stmt *X : Block->body())
+        if (!isa<clang::NullStmt>(X))
+          Body.push_back(X);
+      continue;
+    }
+    Body.push_back(C);
+  }
+  return Body;
+}
+
 bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
@@ -209,13 +249,10 @@ bool Extractor::collectNest(const clang::Stmt *Top,
     // after the time loop.
     if (Loops.size() == 1 && Cur) {
       std::vector<const clang::Stmt *> Body;
-      if (CS) {
-        for (const clang::Stmt *C : CS->body())
-          if (!isa<clang::NullStmt>(C))
-            Body.push_back(C);
-      } else {
+      if (CS)
+        Body = timeStepStatements(CS);
+      else
         Body.push_back(Cur);
-      }
       if (isSeveralFields(Body)) {
         S.Form = StencilForm::Fields;
         FieldBody = std::move(Body);
@@ -223,10 +260,7 @@ bool Extractor::collectNest(const clang::Stmt *Top,
       }
     }
     if (Loops.size() == 1 && CS) {
-      std::vector<const clang::Stmt *> Body;
-      for (const clang::Stmt *C : CS->body())
-        if (!isa<clang::NullStmt>(C))
-          Body.push_back(C);
+      std::vector<const clang::Stmt *> Body = timeStepStatements(CS);
       bool TwoNests = Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
                       isa<clang::ForStmt>(Body[1]);
       if (TwoNests) {

@@ -98,6 +98,10 @@ private:
 
   // Several fields updated in one time step (ExtractFields.cpp).
   bool isSeveralFields(const std::vector<const clang::Stmt *> &Body);
+  /// The time loop's statements, blocks of pointer copies (a SWAP macro's
+  /// braces or 'do { ... } while (0)') opened up.
+  std::vector<const clang::Stmt *>
+  timeStepStatements(const clang::CompoundStmt *CS);
   /// Reads FieldBody's nests into S.Fields and S.FieldStatements.
   bool parseFields();
   bool parseFieldNest(const clang::Stmt *St, unsigned Nest);

@@ -13,6 +13,12 @@
 #ifndef FIRST
 #define FIRST 1
 #endif
+/* -DSWAP_DO: each swap a macro, do { ... } while (0) around the copies. */
+#ifdef SWAP_DO
+#define SWAP(a, b) do { tmp = a; a = b; b = tmp; } while (0)
+#else
+#define SWAP(a, b) tmp = a; a = b; b = tmp
+#endif
 
 static void run(int T, int n, int m, ELEM *buf, ELEM *marks)
 {
@@ -33,8 +39,8 @@ static void run(int T, int n, int m, ELEM *buf, ELEM *marks)
       for (int j = 1; j < m - 1; j++)
         vn[i][j] = v[i][j] + 0.1f * (v[i][j - 1] + v[i][j + 1] - 2.0f * v[i][j])
                    + 0.05f * un[i][j] * v[i][j];
-    tmp = u; u = un; un = tmp;
-    tmp = v; v = vn; vn = tmp;
+    SWAP(u, un);
+    SWAP(v, vn);
   }
 #pragma endscop
   ELEM *const arrays[4] = {buf, buf + cells, buf + 2 * cells, buf + 3 * cells};

@@ -1,13 +1,22 @@
 /* A pointer swap of flat pointers indexed with affine arithmetic,
    in[i * m + j], written several ways (a row offset as (i - 1) * m, as
    i * m - m, the stride first as m * i): out = f(in), then in and out swap
-   through tmp. The pointers' final values are recorded as which buffer
-   each points to. Usage: pointer-swap-flat-2d n m t0 T out.bin (both
+   through tmp (-DSWAP_BLOCK: a SWAP macro's braces around the three
+   copies, -DSWAP_DO: do { ... } while (0) around them, its temporary
+   declared inside). The pointers' final values are recorded as which
+   buffer each points to. Usage: pointer-swap-flat-2d n m t0 T out.bin (both
    buffers, then 3 markers) */
 #include "common.h"
 
 #ifndef ELEM
 #define ELEM float
+#endif
+#if defined(SWAP_BLOCK)
+#define SWAP(a, b) { tmp = a; a = b; b = tmp; }
+#elif defined(SWAP_DO)
+#define SWAP(a, b) do { ELEM *t_ = a; a = b; b = t_; } while (0)
+#else
+#define SWAP(a, b) tmp = a; a = b; b = tmp
 #endif
 
 static void run(int t0, int T, int n, int m, ELEM *buf, ELEM *marks)
@@ -20,9 +29,7 @@ static void run(int t0, int T, int n, int m, ELEM *buf, ELEM *marks)
         out[i * m + j] = 0.1 * in[i * m + j - 1] + 0.2 * in[m * i + j]
                        + 0.3 * in[i * m + (j + 1)] + 0.15 * in[(i + 1) * m + j]
                        + 0.25 * in[i * m - m + j];
-    tmp = in;
-    in = out;
-    out = tmp;
+    SWAP(in, out);
   }
 #pragma endscop
   marks[0] = (ELEM)(in == buf ? 0 : 1);
