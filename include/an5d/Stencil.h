@@ -241,6 +241,11 @@ struct Stencil {
   /// before the loop (the program may read it after); "" otherwise.
   std::string SwapTemp;
   std::vector<Loop> Space; // outermost (streaming) first
+  /// The spatial loops as the source nests them, outermost first (indices
+  /// into Space): the identity, unless the frontend put loops written in
+  /// another order than the array's dimensions ('for j for i: A[i][j]')
+  /// into the array's order, which a step's independent cells allow.
+  std::vector<unsigned> SpaceAsWritten;
   /// Leading spatial dimensions an5dc added and the user's code does not
   /// have: 1 for a 1D stencil, run as 2D with one row (an5d_row).
   unsigned VirtualDims = 0;
@@ -270,6 +275,13 @@ struct Stencil {
   clang::SourceRange NestRange;  // the time loop statement
 
   unsigned numSpaceDims() const { return Space.size(); }
+  /// The spatial loops in the source's nesting order (SpaceAsWritten).
+  std::vector<const Loop *> spaceAsWritten() const {
+    std::vector<const Loop *> R;
+    for (size_t D = 0; D < Space.size(); ++D)
+      R.push_back(&Space[D < SpaceAsWritten.size() ? SpaceAsWritten[D] : D]);
+    return R;
+  }
   /// The time loop as the program writes it.
   const Loop &timeLoopAsWritten() const {
     return planesAreArrays() ? WrittenTime : Time;

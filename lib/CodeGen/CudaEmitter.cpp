@@ -240,10 +240,12 @@ void Emitter::headerFooter() {
 /// proved the cells of one step independent).
 std::string Emitter::referenceNest() const {
   const std::string &T = Src.Text;
+  // The iterators of the loops inside the source's outermost spatial one.
+  std::vector<const Loop *> Written = S.spaceAsWritten();
   std::string Private;
-  for (size_t D = 1; D < S.Space.size(); ++D)
-    if (S.Space[D].IterDeclaredOutside)
-      Private += (Private.empty() ? "" : ", ") + S.Space[D].Iter;
+  for (size_t D = 1; D < Written.size(); ++D)
+    if (Written[D]->IterDeclaredOutside)
+      Private += (Private.empty() ? "" : ", ") + Written[D]->Iter;
   std::string Pragma = "\n#ifdef _OPENMP\n#pragma omp parallel for" +
                        (Private.empty() ? "" : " private(" + Private + ")") +
                        "\n#endif\n";
@@ -654,10 +656,11 @@ void Emitter::userProgram() {
     Args += ", " + V.Name;
   Args += coefRunArgs();
   line("  an5d_run_" + Fn + "(" + Args + ");");
-  // Iterators declared before the nest end as the C loops leave them.
+  // Iterators declared before the nest end as the C loops leave them, in
+  // the loops' nesting order as written.
   std::vector<const Loop *> Loops = {&S.timeLoopAsWritten()};
-  for (const Loop &L : S.Space)
-    Loops.push_back(&L);
+  for (const Loop *L : S.spaceAsWritten())
+    Loops.push_back(L);
   std::string Cond;
   for (size_t I = 0; I < Loops.size(); ++I) {
     const Loop &L = *Loops[I];

@@ -442,6 +442,34 @@ bool Extractor::checkRectangular(const std::vector<const clang::ForStmt *> &Loop
   return true;
 }
 
+void Extractor::loopsInArrayOrder() {
+  const size_t N = S.Space.size();
+  S.SpaceAsWritten.resize(N);
+  for (size_t D = 0; D < N; ++D)
+    S.SpaceAsWritten[D] = D;
+  if (S.Write.Space.size() != N)
+    return;
+  // Loop K of Space is the one whose iterator alone is subscript K.
+  std::vector<unsigned> LoopOf(N);
+  std::vector<bool> Taken(N, false);
+  for (size_t K = 0; K < N; ++K) {
+    size_t Found = N;
+    for (size_t L = 0; L < N; ++L)
+      if (S.Write.Space[K] == AffineExpr::symbol(S.Space[L].Iter))
+        Found = L;
+    if (Found == N || Taken[Found])
+      return; // not a permutation: the analysis says what is wrong
+    Taken[Found] = true;
+    LoopOf[K] = Found;
+  }
+  std::vector<Loop> Ordered(N);
+  for (size_t K = 0; K < N; ++K) {
+    Ordered[K] = S.Space[LoopOf[K]];
+    S.SpaceAsWritten[LoopOf[K]] = K;
+  }
+  S.Space = std::move(Ordered);
+}
+
 std::optional<Stencil> Extractor::run() {
   clang::SourceLocation Begin, End;
   if (!findRegion(Begin, End))
@@ -484,6 +512,7 @@ std::optional<Stencil> Extractor::run() {
     return std::nullopt;
   if (SecondNest && !parseSecondNest())
     return std::nullopt;
+  loopsInArrayOrder();
   if (!checkPlaneIndices())
     return std::nullopt;
   if (S.Form == StencilForm::TwoArrays && !finishTwoArrays())
@@ -515,6 +544,7 @@ bool Extractor::liftOneDimension() {
   L.Upper = AffineExpr::constant(0);
   L.Range = S.Space[0].Range;
   S.Space.insert(S.Space.begin(), L);
+  S.SpaceAsWritten = {0, 1};
   S.VirtualDims = 1;
   auto lift = [&](Access &A) {
     A.Space.insert(A.Space.begin(), AffineExpr::symbol(Row));

@@ -183,6 +183,35 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
       toPolynomial(Index, Symbol, Constant, Why, Where);
   if (!P)
     return refuse(Where->getSourceRange(), "is not integer arithmetic: " + Why);
+  // Loops nested in another order than the index's rows ('for j for i:
+  // u[i * m + j]'): the subscripts follow the strides, largest first
+  // (more parameters, then a larger constant); the frontend then puts the
+  // loops into that order (loopsInArrayOrder).
+  std::vector<std::pair<size_t, int64_t>> Weight(N, {0, 0});
+  std::vector<bool> Has(N, false);
+  for (const auto &[M, C] : *P)
+    for (size_t D = 0; D < N; ++D)
+      if (std::count(M.begin(), M.end(), Dims[D].Iter) == 1 && !Has[D]) {
+        Weight[D] = {M.size(), C};
+        Has[D] = true;
+      }
+  if (std::count(Has.begin(), Has.end(), true) == (long)N) {
+    std::vector<size_t> Order(N);
+    for (size_t D = 0; D < N; ++D)
+      Order[D] = D;
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t X, size_t Y) {
+      return Weight[X] > Weight[Y];
+    });
+    bool Identity = true;
+    for (size_t D = 0; D < N; ++D)
+      Identity = Identity && Order[D] == D;
+    if (!Identity) {
+      std::vector<Loop> Ordered;
+      for (size_t D : Order)
+        Ordered.push_back(Dims[D]);
+      return splitFlatIndex(V, Index, Ordered, Space, Extents);
+    }
+  }
 
   // Stride[d]: the factor of iterator d's term (a constant times a product
   // of parameters); the last iterator's must be 1.

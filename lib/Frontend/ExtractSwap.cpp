@@ -132,6 +132,15 @@ bool Extractor::copyRowsReached() {
     All.push_back(&R);
   for (const Access *A : All) {
     AffineExpr Off = A->Space[0] - AffineExpr::symbol(Row);
+    for (size_t K = 1; K < S.Space.size() && !Off.isConstant(); ++K)
+      if (A->Space[0].coeff(S.Space[K].Iter) != 0) {
+        D.error(Reject::VariableOffset, A->Range,
+                "this access of '" + S.arrayOf(*A) + "' is transposed: its "
+                "first index follows '" + S.Space[K].Iter + "', where the "
+                "written cell's follows '" + Row + "'; an5dc needs every "
+                "read at a fixed offset from the written cell");
+        return false;
+      }
     if (!Off.isConstant()) {
       D.error(Reject::VariableOffset, A->Range,
               "the first index must be '" + Row + " + c' with a constant "

@@ -90,6 +90,11 @@ private:
                   const std::vector<CoefAccess> &FirstCoefs,
                   const Expr &Second, const std::vector<Access> &SecondReads);
   bool finishTwoArrays();
+  /// Spatial loops nested in another order than the subscripts of the
+  /// write ('for j for i: A[(t + 1) % 2][i][j]') are put into the array's
+  /// order (S.SpaceAsWritten keeps the source's): the cells of one step are
+  /// independent, so the order of their loops is free.
+  void loopsInArrayOrder();
   /// Plane arrays that declare no row count (pointers to rows, flat
   /// pointers): the GPU copies the rows their accesses reach, from 0 to
   /// the last row the loop writes plus the reach above it; each first

@@ -295,6 +295,16 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
        << Space[D].Lower.str() << " to " << Space[D].Upper.str()
        << (D == 0 ? " (streaming)" : "") << declared(Space[D]) << "\n";
+  std::vector<const Loop *> AsWritten = spaceAsWritten();
+  bool Reordered = false;
+  for (size_t D = 0; D < AsWritten.size(); ++D)
+    Reordered |= AsWritten[D] != &Space[D];
+  if (Reordered) {
+    OS << "  space loops as written, outermost first:";
+    for (const Loop *L : AsWritten)
+      OS << " " << L->Iter;
+    OS << " (put into the array's order)\n";
+  }
   OS << "  scalars: [";
   for (size_t I = 0; I < Scalars.size(); ++I)
     OS << (I ? ", " : "") << scalarTypeName(Scalars[I].Type) << " "

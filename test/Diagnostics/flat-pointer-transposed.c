@@ -1,8 +1,8 @@
 // RUN: not %an5dc %s -o %t.cu 2>&1 | FileCheck %s
 // RUN: not test -e %t.cu
 // A pointer swap of flat pointers whose index runs the outer loop's
-// iterator along the rows (in[j * m + i]): it does not split into
-// '(i + a) * m + j + b', so it is refused at the index.
+// iterator along the rows (in[j * m + i]) splits into in[j][i]: a
+// transposed read, refused at the read.
 
 void run(int T, int n, int m, double *in, double *out) {
 #pragma scop
@@ -17,6 +17,6 @@ void run(int T, int n, int m, double *in, double *out) {
 #pragma endscop
 }
 
-// CHECK: flat-pointer-transposed.c:12:36: error: the index of the flat pointer 'in' must add 'j' itself, the innermost loop's iterator; an5dc splits an index of the form '(i + a) * m + j + b' with constants a, b and row lengths that are a parameter times a constant, or a constant (or declare 'in' as a pointer to rows, 'double (*in)[m]') [non-affine]
+// CHECK: flat-pointer-transposed.c:12:33: error: this access of 'in' is transposed: its first index follows 'j', where the written cell's follows 'i'; an5dc needs every read at a fixed offset from the written cell [variable-offset]
 // CHECK-NEXT: {{^}}        out[i * m + j] = 0.5 * (in[j * m + i - 1] + in[j * m + i + 1]);
-// CHECK-NEXT: {{^}}                                   ^~~~~~~~~~~~~{{$}}
+// CHECK-NEXT: {{^}}                                ^~~~~~~~~~~~~~~~~{{$}}
