@@ -16,8 +16,8 @@ static void run(int T, int n, int m, ELEM (*A)[n][m])
       for (int j = 1; j < m - 1; j++) {
         ELEM lap = A[t % 2][i - 1][j] + A[t % 2][i + 1][j] + A[t % 2][i][j - 1]
                    + A[t % 2][i][j + 1] - 4 * A[t % 2][i][j];
-        float flux = 0.1 * lap + 0.3 * A[t % 2][i][j + 1], damp = 0.05f;
-        A[(t + 1) % 2][i][j] = A[t % 2][i][j] + 0.2f * lap + flux * (1 - damp)
+        float flux = 0.1 * lap + 0.05 * A[t % 2][i][j + 1], damp = 0.5f;
+        A[(t + 1) % 2][i][j] = A[t % 2][i][j] + 0.1f * lap + flux * (1 - damp)
                                - 0.01f * flux * flux;
       }
 #pragma endscop
