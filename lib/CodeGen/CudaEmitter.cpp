@@ -947,14 +947,23 @@ void Emitter::tuner() {
   W.dedent();
   W.line("};");
   W.line("");
-  W.line("static long an5d_steps_of(int candidate, " + Elem +
-         " *grid, long t_first, long steps" + stepsParams() + ")");
+  writeCandidateDispatch(W, K,
+                         Elem + " *grid, long t_first, long steps" +
+                             stepsParams(),
+                         "grid, t_first, steps" + gridArgs() + scalarArgs() +
+                             (fileChecks() ? ", check" : "") +
+                             ", swapped, end, part, guard");
+}
+
+void codegen::writeCandidateDispatch(CodeWriter &W, size_t Count,
+                                     const std::string &Params,
+                                     const std::string &Args) {
+  W.line("static long an5d_steps_of(int candidate, " + Params + ")");
   W.open("");
   W.line("switch (candidate) {");
-  for (size_t I = 0; I < K; ++I)
-    W.line("case " + str(I) + ": return an5d_config_" + str(I) +
-           "::an5d_steps(grid, t_first, steps" + gridArgs() + scalarArgs() +
-           (fileChecks() ? ", check" : "") + ", swapped, end, part, guard);");
+  for (size_t I = 0; I < Count; ++I)
+    W.line("case " + std::to_string(I) + ": return an5d_config_" +
+           std::to_string(I) + "::an5d_steps(" + Args + ");");
   W.line("default: break;");
   W.line("}");
   W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");

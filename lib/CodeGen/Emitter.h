@@ -104,6 +104,11 @@ void writePointerSwapBack(const std::function<void(const std::string &)> &Line,
                           const std::string &In, const std::string &Out,
                           const std::string &Temp, const std::string &Runs,
                           const std::string &Odd);
+/// --autotune: 'static long an5d_steps_of(int candidate, <Params>)', a
+/// switch returning an5d_config_<c>::an5d_steps(<Args>) for each of Count
+/// candidates.
+void writeCandidateDispatch(CodeWriter &W, size_t Count,
+                            const std::string &Params, const std::string &Args);
 /// The names of the -D macros, in order, once each; an5dc's own AN5D_
 /// macros (AN5D_SM_VEC, AN5D_VERIFY) stay: the generated code tests them.
 std::vector<std::string> userMacroNames(const SourceText &Src);
@@ -315,6 +320,10 @@ private:
   std::string vecKeepPlane(int64_t Level) const;
   /// an5d_steps for vector cells at three time levels.
   void vecThreeLevelSteps();
+  /// The start of an5d_steps at three time levels (its comment on levels
+  /// and planes, keepsPlanes); returns the device plane of the level that
+  /// step `step` reads last.
+  std::string threeLevelStepsHead();
   /// The call of an5d_copy_row that copies row Row into plane Dst.
   std::string vecCopyCall(const std::string &Dst, const std::string &Row) const;
   /// Level 0's shared plane of row Row (relative to the streaming

@@ -790,21 +790,11 @@ private:
     W.line("static const char *const an5d_candidates[" + str(Plans.size()) +
            "] = {" + Labels.substr(0, Labels.size() - 2) + "};");
     W.line("");
-    W.line("static long an5d_steps_of(int candidate, " + Elem +
-           " *grid, size_t cells, long t_first, long t_last, int *result" +
-           stepsParams() + ")");
-    W.open("");
-    W.line("switch (candidate) {");
-    for (size_t C = 0; C < Plans.size(); ++C)
-      W.line("case " + str(C) + ": return an5d_config_" + str(C) +
-             "::an5d_steps(grid, cells, t_first, t_last, result" +
-             stepsArgs() + ");");
-    W.line("default: break;");
-    W.line("}");
-    W.line("fprintf(stderr, \"an5d: no candidate %d\\n\", candidate);");
-    W.line("exit(1);");
-    W.close();
-    W.line("");
+    writeCandidateDispatch(
+        W, Plans.size(),
+        Elem + " *grid, size_t cells, long t_first, long t_last, int *result" +
+            stepsParams(),
+        "grid, cells, t_first, t_last, result" + stepsArgs());
   }
 
   /// --autotune: the run function: the fastest candidate for this GPU and

@@ -301,18 +301,22 @@ void Emitter::stepsFunction() {
   W.line("");
 }
 
-void Emitter::threeLevelSteps() {
-  std::string Args = gridArgs() + scalarArgs();
+std::string Emitter::threeLevelStepsHead() {
   std::string Shift = str(P.WriteShift);
-  // Level l: what step l - w writes (the C loop's plane l mod 3).
-  std::string Plane = "(int)(((step + " + str(P.WriteShift - 1) +
-                      ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
   W.line("// Step s writes level s + " + Shift + " (the C loop's plane (s + " +
          Shift + ") % " + str(P.Planes) + ", the device's plane (s + " +
          Shift + ") mod AN5D_PLANES);");
   W.line("// a launch from step s reads levels s + " + str(P.WriteShift - 2) +
          " and s + " + str(P.WriteShift - 1) + " and writes its last two.");
   keepsPlanes();
+  // Level l: what step l - w writes (the C loop's plane l mod 3).
+  return "(int)(((step + " + str(P.WriteShift - 1) +
+         ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
+}
+
+void Emitter::threeLevelSteps() {
+  std::string Args = gridArgs() + scalarArgs();
+  std::string Plane = threeLevelStepsHead();
   if (oneStepLaunches()) {
     W.line("(void)guard;");
     W.line("if (part == AN5D_PART_INNER)");
@@ -800,16 +804,8 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
 
 void Emitter::vecThreeLevelSteps() {
   std::string Args = gridArgs() + scalarArgs();
-  std::string Shift = str(P.WriteShift);
-  W.line("// Step s writes level s + " + Shift + " (the C loop's plane (s + " +
-         Shift + ") % " + str(P.Planes) + ", the device's plane (s + " +
-         Shift + ") mod AN5D_PLANES);");
-  W.line("// a launch from step s reads levels s + " + str(P.WriteShift - 2) +
-         " and s + " + str(P.WriteShift - 1) + " and writes its last two.");
-  keepsPlanes();
   // Device plane of the level step `step` reads last, and of K levels on.
-  std::string InPlane = "(int)(((step + " + str(P.WriteShift - 1) +
-                        ") % AN5D_PLANES + AN5D_PLANES) % AN5D_PLANES)";
+  std::string InPlane = threeLevelStepsHead();
   auto at = [](const std::string &K) {
     return "grid + (long)((in_plane + " + K + ") % AN5D_PLANES) * plane";
   };
