@@ -708,37 +708,29 @@ private:
   }
 
   /// What an5d_steps of a candidate takes after the fields' copies: the
-  /// run function's extents, parameters, scalars and coefficient arrays.
-  std::string stepsParams() const {
+  /// run function's extents, parameters, scalars and coefficient arrays,
+  /// as parameters (Typed) or as the arguments that pass them on.
+  std::string stepsList(bool Typed) const {
+    auto item = [&](const std::string &Type, const std::string &Name) {
+      std::string Sep = Type.back() == '&' ? "" : " ";
+      return ", " + (Typed ? Type + Sep : std::string()) + Name;
+    };
     std::string R;
     for (unsigned D = 0; D < S.GridDims; ++D)
-      R += ", long an5d_ext" + str(D);
+      R += item("long", "an5d_ext" + str(D));
     for (const std::string &Pm : S.Params)
-      R += ", long " + Pm;
+      R += item("long", Pm);
     for (const ScalarVar &V : S.Scalars)
-      R += std::string(", ") + scalarTypeName(V.Type) + " " + V.Name;
+      R += item(scalarTypeName(V.Type), V.Name);
     for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
-      R += ", const an5d_coef_copy &coef_copy" + str(K);
+      R += item("const an5d_coef_copy &", "coef_copy" + str(K));
       for (size_t D = 1; D < S.CoefArrays[K].Extents.size(); ++D)
-        R += ", long an5d_coef" + str(K) + "_ext" + str(D);
+        R += item("long", "an5d_coef" + str(K) + "_ext" + str(D));
     }
     return R;
   }
-  std::string stepsArgs() const {
-    std::string R;
-    for (unsigned D = 0; D < S.GridDims; ++D)
-      R += ", an5d_ext" + str(D);
-    for (const std::string &Pm : S.Params)
-      R += ", " + Pm;
-    for (const ScalarVar &V : S.Scalars)
-      R += ", " + V.Name;
-    for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
-      R += ", coef_copy" + str(K);
-      for (size_t D = 1; D < S.CoefArrays[K].Extents.size(); ++D)
-        R += ", an5d_coef" + str(K) + "_ext" + str(D);
-    }
-    return R;
-  }
+  std::string stepsParams() const { return stepsList(true); }
+  std::string stepsArgs() const { return stepsList(false); }
 
   /// --autotune: candidate Index's parameters, kernels and steps function
   /// in a namespace of their own, its macros undefined after it.
