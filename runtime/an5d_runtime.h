@@ -543,17 +543,24 @@ long an5d_checked_launches(int check, long launches, Run run) {
   return launches + (launches - (long)first);
 }
 
-// --- AN5D_VERIFY ------------------------------------------------------------
-
-// A copy of both planes for the CPU reference run.
-template <typename T> T *an5d_verify_copy(const T *data, size_t cells) {
+// A host copy of `cells` cells (a copy-back's second plane; AN5D_VERIFY's
+// reference); exits when memory runs out.
+template <typename T> T *an5d_host_copy(const T *data, size_t cells) {
   T *copy = (T *)malloc(cells * sizeof(T));
   if (copy == NULL) {
-    fprintf(stderr, "an5d verify: cannot allocate the reference\n");
+    fprintf(stderr, "an5d: cannot allocate %zu bytes on the host\n",
+            cells * sizeof(T));
     exit(1);
   }
   memcpy(copy, data, cells * sizeof(T));
   return copy;
+}
+
+// --- AN5D_VERIFY ------------------------------------------------------------
+
+// A copy of both planes for the CPU reference run.
+template <typename T> T *an5d_verify_copy(const T *data, size_t cells) {
+  return an5d_host_copy(data, cells);
 }
 
 // The largest error of `result` against `reference` over `cells` cells,

@@ -155,6 +155,10 @@ enum class StencilForm {
   PlaneIndex, // one array with a plane dimension: A[(t + 1) % 2] = f(A[t % 2])
   TwoArrays,  // two arrays in turn: { B = f(A); A = f(B); } per time iteration
   PointerSwap, // { out = f(in); tmp = in; in = out; out = tmp; } per iteration
+  /// Jacobi with a copy-back: { B = f(A); A = B; } per iteration over the
+  /// same cells. Both device planes carry A's boundary (plane 1 starts as a
+  /// copy of A); B keeps its own and ends with the last step's cells.
+  CopyBack,
   /// One array without a plane dimension updated in place (PolyBench's
   /// seidel-2d): read as one plane, Modulus 1, so that the analysis finds
   /// the read of a value computed in the same step; always refused there.
@@ -227,13 +231,14 @@ struct Stencil {
   /// when the loop starts) and plane 1 (written by it), each without a plane
   /// dimension. A pointer's undeclared first extent is the rows it accesses.
   std::vector<ArrayInfo> PlaneArrays;
-  std::vector<Statement> Statements; // TwoArrays: the two, in order
+  /// TwoArrays: the two, in order; CopyBack: the update, then the copy.
+  std::vector<Statement> Statements;
   /// Planes the write cycles through: 2, or 3 (PlaneIndex with '% 3', a
   /// scheme of second order in time; the analysis finds its time levels).
   unsigned Planes = 2;
   /// The loop over Jacobi steps the device runs. TwoArrays: two steps per
-  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1; PointerSwap:
-  /// one, from 0 to hi - lo (its iterator keeps the user's name);
+  /// iteration of the user's loop, from 2 * lo to 2 * hi + 1; PointerSwap,
+  /// CopyBack: one, from 0 to hi - lo (its iterator keeps the user's name);
   /// WrittenTime is then the loop as written.
   Loop Time;
   Loop WrittenTime;
@@ -286,9 +291,16 @@ struct Stencil {
   const Loop &timeLoopAsWritten() const {
     return planesAreArrays() ? WrittenTime : Time;
   }
-  /// The two planes are two user arrays (TwoArrays, PointerSwap).
+  /// The two planes are two user arrays (TwoArrays, PointerSwap, CopyBack).
   bool planesAreArrays() const {
-    return Form == StencilForm::TwoArrays || Form == StencilForm::PointerSwap;
+    return Form == StencilForm::TwoArrays ||
+           Form == StencilForm::PointerSwap || Form == StencilForm::CopyBack;
+  }
+  /// Device step 0 is the time loop's first iteration, one step per
+  /// iteration (PointerSwap, CopyBack): the iterator's value at a step is
+  /// the step plus WrittenTime.Lower.
+  bool stepsFromZero() const {
+    return Form == StencilForm::PointerSwap || Form == StencilForm::CopyBack;
   }
   /// Jacobi steps per iteration of the time loop as written (1 or 2).
   unsigned stepsPerIteration() const {

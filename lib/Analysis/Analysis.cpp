@@ -256,6 +256,9 @@ bool Analyzer::checkDependences() {
   if (S.Form == StencilForm::TwoArrays)
     Instead = "'" + S.PlaneArrays[0].Name + "', the array the other loop "
               "nest writes";
+  else if (S.Form == StencilForm::CopyBack)
+    Instead = "'" + S.PlaneArrays[0].Name + "', the array the copy-back "
+              "updates";
   else if (S.Form == StencilForm::PointerSwap)
     Instead = "'" + S.PlaneArrays[0].Name + "', the pointer to the previous "
               "step's array";

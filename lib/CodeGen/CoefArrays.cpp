@@ -49,7 +49,7 @@ void Emitter::coefArrayStruct() {
              "];");
   }
   W.line("  long an5d_origin;");
-  if (S.Form == StencilForm::PointerSwap)
+  if (S.stepsFromZero())
     W.line("  long an5d_time_first; // the time loop's first step as written");
   W.line("  long an5d_step; // the step the launch's level 1 computes");
   W.line("};");
@@ -61,6 +61,7 @@ void Emitter::coefArrayStruct() {
            "iteration";
     break;
   case StencilForm::PointerSwap:
+  case StencilForm::CopyBack:
     Step = "step + c.an5d_time_first;";
     break;
   default:
@@ -71,7 +72,7 @@ void Emitter::coefArrayStruct() {
   W.line("__host__ __device__ __forceinline__ long an5d_time_of(const "
          "an5d_coef_arrays &c, long step)");
   W.open("");
-  if (S.Form != StencilForm::PointerSwap)
+  if (!S.stepsFromZero())
     W.line("(void)c;");
   W.line("return " + Step);
   W.close();
@@ -339,7 +340,7 @@ Emitter::coefLoad(unsigned Read,
 
 std::string Emitter::coefRunParams() const {
   std::string R;
-  if (passesCoefStruct() && S.Form == StencilForm::PointerSwap)
+  if (passesCoefStruct() && S.stepsFromZero())
     R += ", long time_first";
   for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
     const ArrayInfo &C = S.CoefArrays[K];
@@ -353,7 +354,7 @@ std::string Emitter::coefRunParams() const {
 
 std::string Emitter::coefRunArgs() const {
   std::string R;
-  if (passesCoefStruct() && S.Form == StencilForm::PointerSwap)
+  if (passesCoefStruct() && S.stepsFromZero())
     R += ", (long)(" + S.WrittenTime.Lower.str(wide) + ")";
   for (size_t K = 0; K < S.CoefArrays.size(); ++K) {
     const ArrayInfo &C = S.CoefArrays[K];
@@ -419,7 +420,7 @@ void Emitter::coefUpload() {
              "_" + str(D) + ";");
   }
   W.line("coef_arrays.an5d_origin = 0;");
-  if (S.Form == StencilForm::PointerSwap)
+  if (S.stepsFromZero())
     W.line("coef_arrays.an5d_time_first = time_first;");
   W.line("coef_arrays.an5d_step = t_first; // each launch sets its own");
 }

@@ -643,9 +643,12 @@ void Emitter::userProgram() {
   line("  }");
   W.raw("#endif");
   sampleReference(line, /*Before=*/true);
+  const bool CopyBack = S.Form == StencilForm::CopyBack;
   std::string Args;
-  for (const std::string &Base : Bases)
-    Args += (Args.empty() ? "" : ", ") + ("(" + Elem + " *)" + Base);
+  for (size_t Pl = 0; Pl < Bases.size(); ++Pl)
+    Args += (Args.empty() ? "" : ", ") +
+            (CopyBack && Pl == 1 ? std::string("an5d_plane_1")
+                                 : "(" + Elem + " *)" + Bases[Pl]);
   for (unsigned Dm = 1; Dm <= N; ++Dm)
     Args += ", " + S.Array.ExtentText[Dm];
   // Loop bounds in 64 bits: `T - 1` must not wrap where C runs no step.
@@ -655,7 +658,15 @@ void Emitter::userProgram() {
   for (const ScalarVar &V : S.Scalars)
     Args += ", " + V.Name;
   Args += coefRunArgs();
+  if (CopyBack) {
+    line("  /* a copy-back: every step reads " + Names[0] + " (its boundary "
+         "too), so both planes start as " + Names[0] + " */");
+    line("  " + Elem + " *an5d_plane_1 = an5d_host_copy((const " + Elem +
+         " *)" + Bases[0] + ", " + Cells + ");");
+  }
   line("  an5d_run_" + Fn + "(" + Args + ");");
+  if (CopyBack)
+    copyBackEpilogue(line, Bases[0], Cells);
   // Iterators declared before the nest end as the C loops leave them, in
   // the loops' nesting order as written.
   std::vector<const Loop *> Loops = {&S.timeLoopAsWritten()};
@@ -789,6 +800,46 @@ void Emitter::sampleReference(
 /// The user's pointers end as the C loop leaves them: swapped once per
 /// iteration, and the swap's temporary, where it outlives the loop, equal
 /// to the last iteration's write pointer.
+/// After a copy-back's run: the last step's plane into A, and its computed
+/// cells into B (the rest of B, its boundary, as the C loop leaves it).
+void Emitter::copyBackEpilogue(
+    const std::function<void(const std::string &)> &Line,
+    const std::string &Base0, const std::string &Cells) {
+  const Loop &T = S.timeLoopAsWritten();
+  const std::string Lo = T.Lower.str(wide), Hi = T.Upper.str(wide);
+  const std::string &A0 = S.PlaneArrays[0].Name, &B = S.PlaneArrays[1].Name;
+  Line("  if ((" + Lo + ") <= (" + Hi + ")) {");
+  Line("    /* after an odd number of steps the last is in plane 1 */");
+  Line("    if (((" + Hi + ") - (" + Lo + ") + 1) % 2 == 1)");
+  Line("      memcpy(" + Base0 + ", an5d_plane_1, " + Cells + " * sizeof(" +
+       Elem + "));");
+  Line("    /* " + B + " holds the cells the last step computed */");
+  // The user's loops without a 1D stencil's virtual row, with the user's
+  // iterator names so that the write's subscripts read as written.
+  std::string Indent = "    ";
+  for (size_t Dm = S.VirtualDims; Dm < S.Space.size(); ++Dm) {
+    const Loop &L = S.Space[Dm];
+    Line(Indent + "for (long " + L.Iter + " = " + L.Lower.str(wide) + "; " +
+         L.Iter + " <= " + L.Upper.str(wide) + "; ++" + L.Iter + ")");
+    Indent += "  ";
+  }
+  std::string Cell;
+  if (S.PlaneArrays[0].Form == ArrayForm::FlatPointer) {
+    // One index: the subscripts combined with the rows' lengths.
+    for (size_t Dm = 0; Dm < S.Write.Space.size(); ++Dm)
+      Cell = Dm ? "(" + Cell + ") * (" + S.PlaneArrays[0].ExtentText[Dm] +
+                      ") + " + S.Write.Space[Dm].str()
+                : S.Write.Space[Dm].str();
+    Cell = "[" + Cell + "]";
+  } else {
+    for (size_t Dm = S.VirtualDims; Dm < S.Write.Space.size(); ++Dm)
+      Cell += "[" + S.Write.Space[Dm].str() + "]";
+  }
+  Line(Indent + B + Cell + " = " + A0 + Cell + ";");
+  Line("  }");
+  Line("  free(an5d_plane_1);");
+}
+
 void Emitter::pointerSwapEpilogue(
     const std::function<void(const std::string &)> &Line) {
   const Loop &T = S.timeLoopAsWritten();

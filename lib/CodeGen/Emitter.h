@@ -381,6 +381,8 @@ private:
   /// update before the run (Before), the comparison after it.
   void sampleReference(const std::function<void(const std::string &)> &Line,
                        bool Before);
+  void copyBackEpilogue(const std::function<void(const std::string &)> &Line,
+                        const std::string &Base0, const std::string &Cells);
   void pointerSwapEpilogue(
       const std::function<void(const std::string &)> &Line);
   std::string referenceNest() const;

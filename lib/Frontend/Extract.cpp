@@ -515,7 +515,8 @@ std::optional<Stencil> Extractor::run() {
   loopsInArrayOrder();
   if (!checkPlaneIndices())
     return std::nullopt;
-  if (S.Form == StencilForm::TwoArrays && !finishTwoArrays())
+  if ((S.Form == StencilForm::TwoArrays || S.Form == StencilForm::CopyBack) &&
+      !finishTwoArrays())
     return std::nullopt;
   if (S.Form == StencilForm::PointerSwap && !finishPointerSwap())
     return std::nullopt;

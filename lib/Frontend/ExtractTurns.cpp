@@ -5,7 +5,8 @@
 // buffer whose plane 0 is A and plane 1 is B. The first nest is read as the
 // stencil, in the view of one two-plane array (the array a statement writes
 // is plane (t + 1) % 2, the one it reads t % 2); the second must be the same
-// update with the roles swapped, which is what makes the view exact.
+// update with the roles swapped, which is what makes the view exact, or a
+// copy-back 'A[i][j] = B[i][j]' over the same cells (Jacobi with a copy).
 //
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
@@ -181,7 +182,7 @@ bool Extractor::parseTurnAccess(const clang::Expr *E, const clang::VarDecl *V,
 }
 
 bool Extractor::sameLoops(const std::vector<const clang::ForStmt *> &Loops,
-                          const std::vector<Loop> &Second) {
+                          const std::vector<Loop> &Second, bool Copy) {
   for (size_t I = 0; I < Second.size(); ++I) {
     const Loop &A = S.Space[I], &B = Second[I];
     if (A.Iter == B.Iter && A.Lower == B.Lower && A.Upper == B.Upper)
@@ -190,7 +191,10 @@ bool Extractor::sameLoops(const std::vector<const clang::ForStmt *> &Loops,
             "this loop runs '" + B.Iter + "' from " + B.Lower.str() + " to " +
                 B.Upper.str() + ", the first nest's loop '" + A.Iter +
                 "' from " + A.Lower.str() + " to " + A.Upper.str() +
-                "; two arrays in turn need the same loops in both nests");
+                (Copy ? "; a copy-back must copy exactly the cells the first "
+                        "nest computes, in loops like the first nest's"
+                      : "; two arrays in turn need the same loops in both "
+                        "nests"));
     D.note(A.Range, "the first nest's loop");
     return false;
   }
@@ -318,8 +322,6 @@ bool Extractor::parseSecondNest() {
   for (size_t I = 0; I < Loops.size(); ++I)
     if (!parseLoop(Loops[I], Second[I]))
       return false;
-  if (!sameLoops(Loops, Second))
-    return false;
   // Statement 1 is read into the stencil's fields, compared, and dropped.
   Access FirstWrite = std::move(S.Write);
   std::vector<Access> FirstReads = std::move(S.Reads);
@@ -331,6 +333,29 @@ bool Extractor::parseSecondNest() {
   StatementIndex = 1;
   if (!parseAssignment(Cur))
     return false;
+  // 'A[i][j] = B[i][j]': a copy-back of the cell the first nest computed
+  // (a read of plane 0 in the second statement's view is of B).
+  const bool Copy = S.Update.K == Expr::Read && S.CoefReads.empty() &&
+                    S.Reads.size() == 1;
+  if (!sameLoops(Loops, Second, Copy))
+    return false;
+  const std::string CopyText = "'" + S.PlaneArrays[0].Name + "[i][j] = " +
+                               S.PlaneArrays[1].Name + "[i][j];'";
+  if (Copy && (S.Reads[0].TimeBase.Constant % 2 != 0 ||
+               S.Reads[0].Space != S.Write.Space)) {
+    D.error(Reject::TurnMismatch, S.Reads[0].Range,
+            "a copy-back copies each cell the first nest computes to the "
+            "same cell of the array that nest reads, " + CopyText);
+    return false;
+  }
+  if (Copy && S.Write.Space != FirstWrite.Space) {
+    D.error(Reject::TurnMismatch, S.Write.Range,
+            "this copy-back writes other cells than the first nest "
+            "computes; a copy-back copies each computed cell to where it "
+            "was computed, " + CopyText);
+    D.note(FirstWrite.Range, "the first nest writes here");
+    return false;
+  }
   if (S.Write.Space != FirstWrite.Space) {
     D.error(Reject::TurnMismatch, S.Write.Range,
             "this write is not at the first nest's cell; two arrays in turn "
@@ -339,7 +364,9 @@ bool Extractor::parseSecondNest() {
     D.note(FirstWrite.Range, "the first nest writes here");
     return false;
   }
-  if (!sameUpdate(FirstUpdate, FirstReads, FirstCoefs, S.Update, S.Reads))
+  if (Copy)
+    S.Form = StencilForm::CopyBack;
+  else if (!sameUpdate(FirstUpdate, FirstReads, FirstCoefs, S.Update, S.Reads))
     return false;
   S.Statements = {
       {S.PlaneArrays[1].Name, S.PlaneArrays[0].Name,
@@ -359,7 +386,10 @@ bool Extractor::parseSecondNest() {
 }
 
 /// The view as one two-plane array, and the device's loop over Jacobi
-/// steps: iteration t runs steps 2t (plane 0 to 1) and 2t + 1 (1 to 0).
+/// steps. Two arrays in turn: iteration t runs steps 2t (plane 0 to 1) and
+/// 2t + 1 (1 to 0). A copy-back: step s is iteration s + lo, from plane
+/// s % 2 to the other; since both planes start as A and the copy makes A
+/// what the step wrote, the planes in turn are exactly A from step to step.
 bool Extractor::finishTwoArrays() {
   if (!copyRowsReached())
     return false;
@@ -367,6 +397,11 @@ bool Extractor::finishTwoArrays() {
   S.Array.Extents.insert(S.Array.Extents.begin(), AffineExpr::constant(2));
   S.Array.ExtentText.insert(S.Array.ExtentText.begin(), "2");
   S.WrittenTime = S.Time;
+  if (S.Form == StencilForm::CopyBack) {
+    S.Time.Lower = AffineExpr::constant(0);
+    S.Time.Upper = S.WrittenTime.Upper - S.WrittenTime.Lower;
+    return true;
+  }
   S.Time.Lower = S.WrittenTime.Lower.scaled(2);
   S.Time.Upper = S.WrittenTime.Upper.scaled(2) + AffineExpr::constant(1);
   return true;

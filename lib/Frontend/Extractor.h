@@ -85,7 +85,7 @@ private:
                           const std::vector<AffineExpr> *FlatExtents);
   bool parseSecondNest();
   bool sameLoops(const std::vector<const clang::ForStmt *> &Loops,
-                 const std::vector<Loop> &Second);
+                 const std::vector<Loop> &Second, bool Copy);
   bool sameUpdate(const Expr &First, const std::vector<Access> &FirstReads,
                   const std::vector<CoefAccess> &FirstCoefs,
                   const Expr &Second, const std::vector<Access> &SecondReads);

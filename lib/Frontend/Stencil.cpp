@@ -119,6 +119,7 @@ const char *an5d::stencilFormName(StencilForm F) {
   case StencilForm::PlaneIndex: return "one array with a plane index";
   case StencilForm::TwoArrays: return "two arrays in turn";
   case StencilForm::PointerSwap: return "pointer swap";
+  case StencilForm::CopyBack: return "copy-back";
   case StencilForm::InPlace: return "one array updated in place";
   case StencilForm::Fields: return "several fields";
   }
@@ -290,6 +291,8 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
        << Time.Upper.str()
        << (PlaneArrays.size() == 3
                ? " (step s writes plane (s + 2) % 3)\n"
+           : Form == StencilForm::CopyBack
+               ? " (step s reads plane s % 2; both start as plane 0)\n"
                : " (an even step reads plane 0, an odd one plane 1)\n");
   for (size_t D = 0; D < Space.size(); ++D)
     OS << "  space loop " << D << ": " << Space[D].Iter << " from "
@@ -313,7 +316,9 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
   if (planesAreArrays()) {
     // Each statement as written: its own array where the view has plane
     // (t + 1) % 2, the other where it has t % 2.
-    for (size_t I = 0; I < Statements.size(); ++I) {
+    // A copy-back's second statement is the copy, printed below.
+    const size_t Updates = Form == StencilForm::CopyBack ? 1 : Statements.size();
+    for (size_t I = 0; I < Updates; ++I) {
       auto text = [&](const Access &A) {
         bool Written = (A.TimeBase - AffineExpr::symbol(Time.Iter)).Constant;
         std::string T = Written ? Statements[I].Writes : Statements[I].Reads;
@@ -334,6 +339,13 @@ void Stencil::dump(llvm::raw_ostream &OS) const {
       OS << "  statement " << I << ": " << text(Write) << " = "
          << printExprAs(Update, Spell) << "\n";
     }
+  }
+  if (Form == StencilForm::CopyBack) {
+    std::string Cell;
+    for (const AffineExpr &E : Write.Space)
+      Cell += "[" + E.str() + "]";
+    OS << "  copy-back: " << PlaneArrays[0].Name << Cell << " = "
+       << PlaneArrays[1].Name << Cell << " after each step\n";
   }
   if (Form == StencilForm::PointerSwap && PlaneArrays.size() == 3)
     OS << "  rotation: " << PlaneArrays[0].Name << " <- " << PlaneArrays[1].Name
