@@ -109,17 +109,34 @@ struct StencilAnalysis {
   void dump(llvm::raw_ostream &OS) const;
 };
 
-/// A float or double division by a constant c that the generated code
-/// computes with a multiplication by RN(1 / c) and two FMAs, bit for bit the
-/// IEEE quotient (proved per c at generation time; docs/codegen.md,
-/// "Division by a constant"). The CUDA emitter prints such a division as
-/// Helper(dividend); the model counts it as a few FMA-pipe instructions.
-struct ConstantDivisor {
-  ElemType Type = ElemType::Float; // the division's precision
-  double Value = 0;      // c, a value of Type
-  double Reciprocal = 0; // RN(1 / c) in Type
-  std::string Text;      // the divisor as comments print it: 118, -2.5
-  std::string Helper;    // the device function: an5d_div_118, an5d_ddiv_118
+/// An operation the generated code computes bit for bit as IEEE does,
+/// without nvcc's branchy sequence, where a range test says the proof
+/// covers the operands (a warp outside it takes the IEEE operation):
+/// * Divide: a float or double division by a constant c, a multiplication
+///   by RN(1 / c) and two FMAs (proved per c at generation time;
+///   docs/codegen.md, "Division by a constant"); printed Helper(dividend);
+/// * Reciprocal: a float 1.0f / x, an approximate reciprocal refined by
+///   FMAs; printed Helper(x);
+/// * SquareRoot: a float sqrtf(x), an approximate reciprocal square root
+///   refined by FMAs; printed Helper(x);
+/// * ReciprocalSquareRoot: a float 1.0f / sqrtf(x), both in turn with one
+///   range test (x's range puts the root in the reciprocal's); Helper(x).
+/// The last two were checked for every float on an H200 (docs/codegen.md,
+/// "Reciprocal and square root"). The model counts each as a few FMA-pipe
+/// instructions.
+struct ExactHelper {
+  enum class Kind { Divide, Reciprocal, SquareRoot, ReciprocalSquareRoot };
+  ElemType Type = ElemType::Float; // the operation's precision
+  double Value = 0;      // Divide: c, a value of Type
+  double Reciprocal = 0; // Divide: RN(1 / c) in Type
+  std::string Text;      // Divide: c as comments print it: 118, -2.5
+  /// The device function: an5d_div_118, an5d_ddiv_118, an5d_rcp_rn,
+  /// an5d_sqrt_rn.
+  std::string Helper;
+  Kind Op = Kind::Divide;
+  /// What the helper takes, where the node's printer would not find it:
+  /// Reciprocal's divisor, ReciprocalSquareRoot's root's argument.
+  const Expr *Operand = nullptr;
   /// Float c even, whole and not a power of two: the correcting FMA
   /// multiplies by ReciprocalBelow (the float next to 1 / c towards zero)
   /// when q0's last bit is 0 and by the one after it when it is 1, so a
@@ -144,11 +161,15 @@ struct ConstantDivisor {
 
 /// The divisor of Division when it is a float or double '/' whose right
 /// operand is a constant the sequence is exact for; nullopt otherwise.
-std::optional<ConstantDivisor> constantDivisor(const Expr &Division);
-/// Appends every divisor of E that has a helper (helperDivisor) not yet in
-/// Out, innermost first.
-void collectConstantDivisors(const StencilAnalysis &A, const Expr &E,
-                             std::vector<ConstantDivisor> &Out);
+std::optional<ExactHelper> constantDivisor(const Expr &Division);
+/// Node's helper when it is a float reciprocal 1.0f / x (x not a constant),
+/// a float sqrtf(x), or both, 1.0f / sqrtf(x) (x a float); nullopt
+/// otherwise. Operand points into Node.
+std::optional<ExactHelper> refinedHelper(const Expr &Node);
+/// Appends every node of E that has a helper (exactHelper) whose function
+/// is not yet in Out, innermost first.
+void collectExactHelpers(const StencilAnalysis &A, const Expr &E,
+                         std::vector<ExactHelper> &Out);
 
 /// The value a floating literal has where C computes with it as a double
 /// (a float literal converted); nullopt when its spelling does not parse.
@@ -157,12 +178,13 @@ std::optional<double> literalAsDouble(const Expr &Literal);
 /// double's upper 32 bits, so V's lower 32 bits must be zero.
 bool wideDoubleLiteral(double V);
 
-/// The divisor of Division whose exact helper the generated code calls:
-/// constantDivisor's, and for float none under --fast-math, where nvcc
-/// divides approximately anyway (the helper would only cost); double
-/// divisions keep theirs (nvcc's fast math leaves double exact and slow).
-std::optional<ConstantDivisor> helperDivisor(const StencilAnalysis &A,
-                                             const Expr &Division);
+/// The exact helper the generated code calls for Node: a division's
+/// constantDivisor, a float reciprocal 1.0f / x or a float sqrtf(x); for
+/// float none under --fast-math, where nvcc divides and takes square roots
+/// approximately anyway (the helper would only cost); double divisions keep
+/// theirs (nvcc's fast math leaves double exact and slow).
+std::optional<ExactHelper> exactHelper(const StencilAnalysis &A,
+                                       const Expr &Node);
 
 /// Stage 3 for several fields (StencilForm::Fields): where each read is
 /// and whether the cells of each loop nest may run in parallel.

@@ -143,9 +143,10 @@ void writeCoefficientTable(CodeWriter &W, const CoefficientTable &T);
 /// (names not in it print as they are), literals of Coefs by their table
 /// entry, and every call argument whose type differs from the callee's
 /// parameter type given an explicit cast, so that C++ overloads compute what
-/// C computes (sqrt(float) is double in C). A's divisions by a constant
-/// call their exact helper (helperDivisor); Checked calls its checked form
-/// (writeDivisionHelpers), which records a value outside the proved range in
+/// C computes (sqrt(float) is double in C). A's divisions by a constant,
+/// float reciprocals and square roots call their exact helper
+/// (exactHelper); Checked calls its checked form
+/// (writeExactHelpers), which records a value outside the proved range in
 /// the caller's an5d_unproved. Coefficient reads print as CoefText[index],
 /// the time step as a value as TimeText.
 std::string printUpdate(const Expr &E, const std::vector<std::string> &ReadText,
@@ -162,14 +163,13 @@ std::string toleranceLiteral(double Tolerance);
 /// (verifyTolerance) and, under --fast-math, what differs from the C loop.
 void writeVerifyNote(CodeWriter &W, const Plan &P);
 
-/// Writes the device functions of Divisors (analysis results, see
+/// Writes the device functions of Helpers (analysis results, see
 /// Analysis.h) and the warp vote they share; nothing when there are none.
 /// Checked: each helper is a template on an5d_checked, whose true form only
 /// records in its flag argument that a lane left the proved range (the host
 /// then redoes the launch with the false form, the exact one with the vote).
-void writeDivisionHelpers(CodeWriter &W,
-                          const std::vector<ConstantDivisor> &Divisors,
-                          bool Checked = false);
+void writeExactHelpers(CodeWriter &W, const std::vector<ExactHelper> &Helpers,
+                       bool Checked = false);
 
 } // namespace an5d
 

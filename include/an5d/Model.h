@@ -97,9 +97,12 @@ struct OpMix {
   /// without dividing (constantDivisor): a product, two FMAs and a range
   /// test.
   int64_t DIVC = 0;
+  /// Float reciprocals 1.0f / x the generated code refines from the
+  /// approximate one (refinedHelper): four FMAs and a range test.
+  int64_t RCP = 0;
   /// FLOPs of one update (FMA counts 2).
   int64_t flops() const {
-    return 2 * FMA + MUL + ADD + DIV + DIVC + SQRT + OTHER;
+    return 2 * FMA + MUL + ADD + DIV + DIVC + RCP + SQRT + OTHER;
   }
   /// Issue slots of the floating-point work of one update for Elem, with
   /// nvcc's --use_fast_math where FastMath.

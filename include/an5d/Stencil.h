@@ -329,11 +329,14 @@ struct ExprSpelling {
   /// Give each call argument whose type differs from the parameter's an
   /// explicit cast, so C++ overloads compute what C computes.
   bool CastCallArguments = false;
-  /// Where set and returning a name for a '/' node, the division prints as
-  /// name(dividend) instead.
-  std::function<std::string(const Expr &Division)> DivisionHelper;
-  /// Printed after the dividend in such a call: ", an5d_unproved".
-  std::string DivisionHelperArgs;
+  /// Where set and returning a name for a '/' node or a call, the node
+  /// prints as name(operand) instead: for a division the expression the
+  /// callback sets Operand to (the dividend, the divisor, or the argument
+  /// of a square root it divides by), for a call its arguments.
+  std::function<std::string(const Expr &Node, const Expr *&Operand)>
+      ExactHelper;
+  /// Printed after the operand in such a call: ", an5d_unproved".
+  std::string ExactHelperArgs;
   /// Where set, called for each floating literal whose value C uses as a
   /// double (a double literal, or a float one that a double operation
   /// converts); a non-empty result prints instead of the literal.

@@ -705,14 +705,6 @@ std::optional<StencilAnalysis> an5d::analyzeStencil(const Stencil &S,
   return Analyzer(S, M, D, O).run();
 }
 
-std::optional<ConstantDivisor> an5d::helperDivisor(const StencilAnalysis &A,
-                                                   const Expr &Division) {
-  std::optional<ConstantDivisor> D = constantDivisor(Division);
-  if (D && A.FastMath && D->Type == ElemType::Float)
-    return std::nullopt;
-  return D;
-}
-
 void StencilAnalysis::dump(llvm::raw_ostream &OS) const {
   OS << "analysis\n";
   OS << "  dimensions: " << Dims << "\n";

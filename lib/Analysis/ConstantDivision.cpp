@@ -207,7 +207,7 @@ std::string shortestText(double V) {
 }
 
 /// True when the reciprocal sequence gives the IEEE quotient for every x
-/// with |RN(x * rc)| in ConstantDivisor's range (see the file comment). With
+/// with |RN(x * rc)| in ExactHelper's range (see the file comment). With
 /// RcBelow nonzero the correcting FMA multiplies by RcBelow or, when q0's
 /// last bit is 1, by the float after it (the helper's rule for even c).
 bool sequenceExact(float C, float Rc, float RcBelow) {
@@ -250,7 +250,7 @@ std::string identifierPart(const std::string &Text) {
 
 } // namespace
 
-std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
+std::optional<ExactHelper> an5d::constantDivisor(const Expr &Division) {
   if (Division.K != Expr::Binary || Division.Text != "/")
     return std::nullopt;
   if (Division.Type == ScalarType::Double) {
@@ -262,7 +262,7 @@ std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
     if (!doubleSequenceExact(*C, Rc))
       return std::nullopt;
     std::string Text = shortestText(*C);
-    return ConstantDivisor{ElemType::Double, *C, Rc, Text,
+    return ExactHelper{ElemType::Double, *C, Rc, Text,
                            "an5d_ddiv_" + identifierPart(Text)};
   }
   if (Division.Type != ScalarType::Float)
@@ -291,21 +291,69 @@ std::optional<ConstantDivisor> an5d::constantDivisor(const Expr &Division) {
   }
   char Text[32];
   std::snprintf(Text, sizeof Text, "%.9g", static_cast<double>(*C));
-  ConstantDivisor D{ElemType::Float, *C, Rc, Text,
+  ExactHelper D{ElemType::Float, *C, Rc, Text,
                     "an5d_div_" + identifierPart(Text)};
   D.ReciprocalBelow = RcBelow;
   D.WholeRange = WholeRange;
   return D;
 }
 
-void an5d::collectConstantDivisors(const StencilAnalysis &A, const Expr &E,
-                                   std::vector<ConstantDivisor> &Out) {
-  for (const Expr &Arg : E.Args)
-    collectConstantDivisors(A, Arg, Out);
-  std::optional<ConstantDivisor> D = helperDivisor(A, E);
+std::optional<ExactHelper> an5d::refinedHelper(const Expr &Node) {
+  // C computes both in float only for float operands; x not a constant
+  // (a constant reciprocal folds).
+  if (Node.Type != ScalarType::Float)
+    return std::nullopt;
+  ExactHelper R;
+  if (Node.K == Expr::Binary && Node.Text == "/") {
+    std::optional<float> One = floatValue(Node.Args[0]);
+    if (!One || *One != 1.0f || floatValue(Node.Args[1]))
+      return std::nullopt;
+    const Expr *Divisor = &Node.Args[1];
+    while (Divisor->K == Expr::Paren)
+      Divisor = &Divisor->Args[0];
+    R.Op = ExactHelper::Kind::Reciprocal;
+    R.Helper = "an5d_rcp_rn";
+    R.Operand = Divisor;
+    if (Divisor->K == Expr::Call && Divisor->Text == "sqrtf" &&
+        Divisor->Args.size() == 1 &&
+        Divisor->Args[0].Type == ScalarType::Float) {
+      R.Op = ExactHelper::Kind::ReciprocalSquareRoot;
+      R.Helper = "an5d_rsqrt_rn";
+      R.Operand = &Divisor->Args[0];
+    }
+    return R;
+  }
+  if (Node.K == Expr::Call && Node.Text == "sqrtf" && Node.Args.size() == 1) {
+    R.Op = ExactHelper::Kind::SquareRoot;
+    R.Helper = "an5d_sqrt_rn";
+    return R;
+  }
+  return std::nullopt;
+}
+
+std::optional<ExactHelper> an5d::exactHelper(const StencilAnalysis &A,
+                                             const Expr &Node) {
+  std::optional<ExactHelper> H = constantDivisor(Node);
+  if (!H)
+    H = refinedHelper(Node);
+  if (H && A.FastMath && H->Type == ElemType::Float)
+    return std::nullopt;
+  return H;
+}
+
+void an5d::collectExactHelpers(const StencilAnalysis &A, const Expr &E,
+                              std::vector<ExactHelper> &Out) {
+  std::optional<ExactHelper> D = exactHelper(A, E);
+  // 1.0f / sqrtf(x) prints as one call on x: the root has no helper of its
+  // own there.
+  if (D && D->Op == ExactHelper::Kind::ReciprocalSquareRoot)
+    collectExactHelpers(A, *D->Operand, Out);
+  else
+    for (const Expr &Arg : E.Args)
+      collectExactHelpers(A, Arg, Out);
   if (!D)
     return;
-  for (const ConstantDivisor &Seen : Out)
+  for (const ExactHelper &Seen : Out)
     if (Seen.Helper == D->Helper)
       return;
   Out.push_back(*D);

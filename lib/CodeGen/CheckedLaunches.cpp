@@ -17,8 +17,8 @@ using namespace an5d;
 using namespace an5d::codegen;
 
 bool Emitter::fileChecks() const {
-  std::vector<ConstantDivisor> Found;
-  collectConstantDivisors(A, S.Update, Found);
+  std::vector<ExactHelper> Found;
+  collectExactHelpers(A, S.Update, Found);
   return !Found.empty();
 }
 
@@ -59,19 +59,19 @@ void Emitter::checkedTemplate(bool Uses) {
 }
 
 bool Emitter::termsDivide() const {
-  std::vector<ConstantDivisor> Found;
+  std::vector<ExactHelper> Found;
   for (const AssociativeForm::Term &T : A.Associative->Terms)
-    collectConstantDivisors(A, *T.E, Found);
+    collectExactHelpers(A, *T.E, Found);
   return !Found.empty();
 }
 
 bool Emitter::finishDivides() const {
   const AssociativeForm &F = *A.Associative;
-  std::vector<ConstantDivisor> Found;
-  if (F.Outer && helperDivisor(A, *F.Outer))
+  std::vector<ExactHelper> Found;
+  if (F.Outer && exactHelper(A, *F.Outer))
     return true;
   if (F.Factor)
-    collectConstantDivisors(A, *F.Factor, Found);
+    collectExactHelpers(A, *F.Factor, Found);
   return !Found.empty();
 }
 

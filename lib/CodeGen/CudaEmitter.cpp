@@ -566,10 +566,10 @@ void Emitter::boundaryHelper() {
 }
 
 void Emitter::divisionHelpers() {
-  Divisors.clear();
-  collectConstantDivisors(A, S.Update, Divisors);
+  Helpers.clear();
+  collectExactHelpers(A, S.Update, Helpers);
   Checked = checkedPlan();
-  writeDivisionHelpers(W, Divisors, Checked);
+  writeExactHelpers(W, Helpers, Checked);
 }
 
 // --- 6. The user's program ----------------------------------------------------------

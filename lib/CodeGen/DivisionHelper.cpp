@@ -41,13 +41,134 @@ std::string doubleLiteral(double D) {
   return Buf;
 }
 
+/// The approximate instructions the refined helpers start from, written
+/// once. The CPU emulation has none: it starts from the correctly rounded
+/// values, which the same FMAs leave as they are, and flushes subnormal
+/// inputs to zero as the instructions do (so a range test that let one in
+/// would show there too).
+void writeApproximations(CodeWriter &W) {
+  W.line("// The hardware's approximate reciprocal and reciprocal square root "
+         "(MUFU, flushing");
+  W.line("// subnormal inputs to zero), which the helpers below refine.");
+  W.raw("#ifdef AN5D_EMULATION");
+  W.line("static inline float an5d_flush(float x) { return fabsf(x) < "
+         "0x1p-126f ? copysignf(0.0f, x) : x; }");
+  W.line("static inline float an5d_rcp_approx(float x) { return 1.0f / "
+         "an5d_flush(x); }");
+  W.line("static inline float an5d_rsqrt_approx(float x) { return 1.0f / "
+         "sqrtf(an5d_flush(x)); }");
+  W.raw("#else");
+  W.line("__device__ __forceinline__ float an5d_rcp_approx(float x)");
+  W.open("");
+  W.line("float r;");
+  W.line("asm(\"rcp.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));");
+  W.line("return r;");
+  W.close();
+  W.line("__device__ __forceinline__ float an5d_rsqrt_approx(float x)");
+  W.open("");
+  W.line("float r;");
+  W.line("asm(\"rsqrt.approx.ftz.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));");
+  W.line("return r;");
+  W.close();
+  W.raw("#endif");
+  W.line("");
+}
+
+/// A float reciprocal or square root: the approximation refined by FMAs,
+/// bit for bit IEEE's result wherever the range test holds (checked for
+/// every float on an H200: benchmarks/experiments/exact-rcp-sqrt.cu); a
+/// warp with a lane outside takes the IEEE operation, or in checked form
+/// that lane sets an5d_unproved.
+void writeRefinedHelper(CodeWriter &W, const ExactHelper &H, bool Checked,
+                        bool &Approximations) {
+  if (!Approximations)
+    writeApproximations(W);
+  Approximations = true;
+  using K = ExactHelper::Kind;
+  const bool Rcp = H.Op == K::Reciprocal, Sqrt = H.Op == K::SquareRoot;
+  // The range tests compare bit patterns, two or three integer
+  // instructions: negative values, infinities and NaNs fall outside.
+  if (Rcp) {
+    W.line("// 1.0f / x rounded as the IEEE division rounds it: the "
+           "approximate reciprocal, one Newton");
+    W.line("// step and one correcting FMA; exact wherever 2^-126 <= |x| < "
+           "2^126 (every such float checked).");
+  } else if (Sqrt) {
+    W.line("// sqrtf(x) rounded as IEEE rounds it: s = x * rsqrt(x) and one "
+           "correcting FMA with the");
+    W.line("// exact remainder x - s * s; exact wherever 2^-102 <= x <= "
+           "FLT_MAX (every such float checked).");
+  } else {
+    W.line("// 1.0f / sqrtf(x) rounded twice as IEEE rounds it: the square "
+           "root as an5d_sqrt_rn takes it,");
+    W.line("// then its reciprocal as an5d_rcp_rn does; where 2^-102 <= x <= "
+           "FLT_MAX, the root lies in");
+    W.line("// [2^-51, 2^64], inside the reciprocal's range (every such float "
+           "checked for both).");
+  }
+  W.line("// Where a lane holds another value (zero, tiny, huge, infinite, "
+         "NaN) its whole warp takes");
+  W.line("// the IEEE operation, and that lane its result.");
+  if (Checked) {
+    W.line("// an5d_checked: no vote and no branch; such a lane sets "
+           "an5d_unproved.");
+    W.line("template <bool an5d_checked>");
+  }
+  W.line("__device__ __forceinline__ float " + H.Helper + "(float x" +
+         (Checked ? ", bool &an5d_unproved" : "") + ")");
+  W.open("");
+  if (Rcp) {
+    W.line("float y = an5d_rcp_approx(x);");
+    W.line("y = __fmaf_rn(y, __fmaf_rn(-x, y, 1.0f), y);");
+    W.line("float r = __fmaf_rn(__fmaf_rn(-x, y, 1.0f), y, y);");
+    W.line("// 0x00800000: 2^-126; 0x7e800000: 2^126.");
+    W.line("const bool proved = (__float_as_uint(x) & 0x7fffffffu) - "
+           "0x00800000u < 0x7e000000u;");
+  } else {
+    W.line("const float y = an5d_rsqrt_approx(x);");
+    W.line("const float s = __fmul_rn(x, y);");
+    if (Sqrt) {
+      W.line("float r = __fmaf_rn(__fmaf_rn(-s, s, x), __fmul_rn(0.5f, y), "
+             "s);");
+    } else {
+      W.line("const float root = __fmaf_rn(__fmaf_rn(-s, s, x), "
+             "__fmul_rn(0.5f, y), s);");
+      W.line("float z = an5d_rcp_approx(root);");
+      W.line("z = __fmaf_rn(z, __fmaf_rn(-root, z, 1.0f), z);");
+      W.line("float r = __fmaf_rn(__fmaf_rn(-root, z, 1.0f), z, z);");
+    }
+    W.line("// 0x0c800000: 2^-102; 0x7f7fffff: FLT_MAX.");
+    W.line("const bool proved = __float_as_uint(x) - 0x0c800000u <= "
+           "0x72ffffffu;");
+  }
+  if (Checked) {
+    W.open("if (an5d_checked)");
+    W.line("if (!proved)");
+    W.indent();
+    W.line("an5d_unproved = true;");
+    W.dedent();
+    W.close(" else if (AN5D_ANY_LANE(!proved)) {");
+    W.indent();
+  } else {
+    W.open("if (AN5D_ANY_LANE(!proved))");
+  }
+  W.line(std::string("const float exact = ") +
+         (Rcp ? "1.0f / x;" : Sqrt ? "sqrtf(x);" : "1.0f / sqrtf(x);"));
+  W.line("r = proved ? r : exact;");
+  W.close();
+  W.line("return r;");
+  W.close();
+  W.line("");
+}
+
 } // namespace
 
-void an5d::writeDivisionHelpers(CodeWriter &W,
-                                const std::vector<ConstantDivisor> &Divisors,
-                                bool Checked) {
-  if (Divisors.empty())
+void an5d::writeExactHelpers(CodeWriter &W,
+                             const std::vector<ExactHelper> &Helpers,
+                             bool Checked) {
+  if (Helpers.empty())
     return;
+  bool Approximations = false;
   W.line("// True on every lane when P holds on some lane of the warp that "
          "reaches it (a vote among");
   W.line("// the active lanes, safe in divergent code); the CPU emulation has "
@@ -58,7 +179,11 @@ void an5d::writeDivisionHelpers(CodeWriter &W,
   W.raw("#define AN5D_ANY_LANE(p) __any_sync(__activemask(), (p))");
   W.raw("#endif");
   W.line("");
-  for (const ConstantDivisor &D : Divisors) {
+  for (const ExactHelper &D : Helpers) {
+    if (D.Op != ExactHelper::Kind::Divide) {
+      writeRefinedHelper(W, D, Checked, Approximations);
+      continue;
+    }
     bool F = D.Type == ElemType::Float;
     auto literal = [F](double V) {
       return F ? floatLiteral(static_cast<float>(V)) : doubleLiteral(V);

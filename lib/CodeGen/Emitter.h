@@ -168,8 +168,9 @@ private:
   void tuner();
   /// an5d_boundary_inline, and an5d_boundary, its out-of-line copy.
   void boundaryHelper();
-  /// The exact helpers of the update's float divisions by a constant
-  /// (recorded in Divisors).
+  /// The exact helpers of the update's divisions by a constant, float
+  /// reciprocals and square roots
+  /// (recorded in Helpers).
   void divisionHelpers();
   /// The __constant__ table of the update's double coefficients.
   void coefficientTable() {
@@ -753,9 +754,9 @@ private:
   std::string Elem;
   std::vector<std::string> It, Ext, First, Last;
   std::string Fn;
-  /// Float divisions by a constant printed through an exact helper.
-  std::vector<ConstantDivisor> Divisors;
-  /// This plan's kernels are checked (checkedPlan(), set with Divisors).
+  /// The update's operations printed through an exact helper.
+  std::vector<ExactHelper> Helpers;
+  /// This plan's kernels are checked (checkedPlan(), set with Helpers).
   bool Checked = false;
   std::map<std::string, std::string> ScalarName;
   CoefficientTable Coefs;

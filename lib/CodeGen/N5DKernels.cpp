@@ -317,8 +317,8 @@ void Emitter::assocFunctions() {
   W.line("");
   // A division by a proved constant goes through its helper, which
   // divisionHelpers() wrote for this very node of the update.
-  std::optional<ConstantDivisor> Exact =
-      F.Outer ? helperDivisor(A, *F.Outer) : std::nullopt;
+  std::optional<ExactHelper> Exact =
+      F.Outer ? exactHelper(A, *F.Outer) : std::nullopt;
   std::string Finish = "acc";
   if (Exact)
     Finish = checkedName(Exact->Helper) + "(acc" +

@@ -5,8 +5,9 @@
 // declared parameter type (sqrt(f) computes in double), C++ picks an
 // overload (sqrt(float) computes in float). An explicit cast on every
 // argument whose type differs from the parameter's keeps C's arithmetic.
-// Float divisions by a proved constant call their exact helper (not under
-// --fast-math, where nvcc divides approximately); double
+// Float divisions by a proved constant, float reciprocals and square roots
+// call their exact helper (not under --fast-math, where nvcc divides
+// approximately); double
 // literals of the coefficient table print as its entries.
 //
 //===----------------------------------------------------------------------===//
@@ -27,14 +28,16 @@ std::string an5d::printUpdate(const Expr &E,
   Spell.TimeText = TimeText;
   Spell.ScalarName = ScalarName;
   Spell.CastCallArguments = true;
-  Spell.DivisionHelper = [&A, Checked](const Expr &Division) {
-    std::optional<ConstantDivisor> D = helperDivisor(A, Division);
-    if (!D)
+  Spell.ExactHelper = [&A, Checked](const Expr &Node, const Expr *&Operand) {
+    std::optional<ExactHelper> H = exactHelper(A, Node);
+    if (!H)
       return std::string();
-    return Checked ? D->Helper + "<an5d_checked>" : D->Helper;
+    if (H->Operand)
+      Operand = H->Operand;
+    return Checked ? H->Helper + "<an5d_checked>" : H->Helper;
   };
   if (Checked)
-    Spell.DivisionHelperArgs = ", an5d_unproved";
+    Spell.ExactHelperArgs = ", an5d_unproved";
   Spell.DoubleLiteral = [&Coefs](const Expr &Literal) {
     return Coefs.nameOf(Literal);
   };

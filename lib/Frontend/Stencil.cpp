@@ -189,14 +189,15 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
     return;
   }
   case Expr::Binary:
-    if (E.Text == "/" && Spell.DivisionHelper) {
-      std::string Helper = Spell.DivisionHelper(E);
+    if (E.Text == "/" && Spell.ExactHelper) {
+      const Expr *Operand = &E.Args[0];
+      std::string Helper = Spell.ExactHelper(E, Operand);
       if (!Helper.empty()) {
-        const Expr &Dividend = E.Args[0];
+        const Expr &X = *Operand;
         Out += Helper + "(";
-        printExprTo(Dividend.K == Expr::Paren ? Dividend.Args[0] : Dividend,
-                    Spell, Out, E.Type == ScalarType::Double);
-        Out += Spell.DivisionHelperArgs + ")";
+        printExprTo(X.K == Expr::Paren ? X.Args[0] : X, Spell, Out,
+                    E.Type == ScalarType::Double);
+        Out += Spell.ExactHelperArgs + ")";
         return;
       }
     }
@@ -204,8 +205,11 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
     Out += " " + E.Text + " ";
     printExprTo(E.Args[1], Spell, Out, E.Type == ScalarType::Double);
     return;
-  case Expr::Call:
-    Out += E.Text + "(";
+  case Expr::Call: {
+    const Expr *Operand = nullptr;
+    std::string Helper =
+        Spell.ExactHelper ? Spell.ExactHelper(E, Operand) : std::string();
+    Out += (Helper.empty() ? E.Text : Helper) + "(";
     for (size_t I = 0; I < E.Args.size(); ++I) {
       if (I)
         Out += ", ";
@@ -219,8 +223,9 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
       if (Cast)
         Out += ")";
     }
-    Out += ")";
+    Out += (Helper.empty() ? "" : Spell.ExactHelperArgs) + ")";
     return;
+  }
   case Expr::Cast:
     Out += "(" + E.Text + ")";
     printExprTo(E.Args[0], Spell, Out);

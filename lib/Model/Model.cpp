@@ -28,6 +28,7 @@ void addOps(OpMix &M, const OpMix &O) {
   M.ADD += O.ADD;
   M.DIV += O.DIV;
   M.DIVC += O.DIVC;
+  M.RCP += O.RCP;
   M.SQRT += O.SQRT;
   M.OTHER += O.OTHER;
 }
@@ -76,6 +77,8 @@ CellOps opsOf(const Expr &E) {
     } else if (E.Text == "/") {
       if (constantDivisor(E))
         M.DIVC += 1;
+      else if (refinedHelper(E))
+        M.RCP += 1;
       else
         M.DIV += 1;
     } else {
@@ -105,6 +108,9 @@ double OpMix::instructions(ElemType Elem, bool FastMath) const {
   // A division by a proved constant: FMUL, two FFMA, the range test and
   // its branch (the helper's SASS).
   double Div = F ? 16 : 24, Sqrt = F ? 8 : 16, DivConstant = 8;
+  // A float reciprocal through its refined helper: MUFU.RCP, four FFMA and
+  // the range test (sqrtf's helper costs about what Sqrt counts).
+  double Reciprocal = 8;
   // Float under --use_fast_math: MUFU.RCP and a product, a product by the
   // constant's reciprocal, MUFU.RSQ and a product (gradient2d, j2d5pt SASS;
   // log-2026-11-25-fastdiv.md). Double keeps IEEE division and sqrt.
@@ -112,13 +118,14 @@ double OpMix::instructions(ElemType Elem, bool FastMath) const {
     Div = 2;
     DivConstant = 1;
     Sqrt = 2;
+    Reciprocal = 2;
   }
   return double(FMA + MUL + ADD + OTHER) + Div * DIV + DivConstant * DIVC +
-         Sqrt * SQRT;
+         Reciprocal * RCP + Sqrt * SQRT;
 }
 
 double OpMix::aluEfficiency() const {
-  int64_t Ops = FMA + MUL + ADD + DIV + DIVC + SQRT + OTHER;
+  int64_t Ops = FMA + MUL + ADD + DIV + DIVC + RCP + SQRT + OTHER;
   return Ops ? double(flops()) / double(2 * Ops) : 1.0;
 }
 
@@ -735,7 +742,8 @@ void an5d::printRanking(llvm::raw_ostream &OS, const Stencil &S,
   OS << "  grid " << sizeText(Size) << ", " << Ops.flops()
      << " FLOP per cell (FMA " << Ops.FMA << ", MUL " << Ops.MUL << ", ADD "
      << Ops.ADD << ", DIV " << Ops.DIV << ", DIV by a constant "
-     << Ops.DIVC << ", SQRT " << Ops.SQRT << ", other "
+     << Ops.DIVC << (Ops.RCP ? ", reciprocal " + std::to_string(Ops.RCP) : "")
+     << ", SQRT " << Ops.SQRT << ", other "
      << Ops.OTHER << "), ALU efficiency "
      << llvm::format("%.2f", Ops.aluEfficiency()) << "\n";
   size_t Spilling = 0;

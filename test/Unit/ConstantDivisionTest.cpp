@@ -36,7 +36,7 @@ Expr division(const Expr &Divisor, ScalarType Type = ScalarType::Float) {
 }
 
 TEST(ConstantDivision, IntegerDivisorGetsHelper) {
-  std::optional<ConstantDivisor> D =
+  std::optional<ExactHelper> D =
       constantDivisor(division(literal("118", ScalarType::Int)));
   ASSERT_TRUE(D);
   EXPECT_EQ(D->Helper, "an5d_div_118");
@@ -50,7 +50,7 @@ TEST(ConstantDivision, NegatedFloatLiteral) {
   Neg.Text = "-";
   Neg.Type = ScalarType::Float;
   Neg.Args = {literal("2.5f", ScalarType::Float)};
-  std::optional<ConstantDivisor> D = constantDivisor(division(Neg));
+  std::optional<ExactHelper> D = constantDivisor(division(Neg));
   ASSERT_TRUE(D);
   EXPECT_EQ(D->Helper, "an5d_div_m2p5");
 }
@@ -81,9 +81,9 @@ TEST(ConstantDivision, HelpersCollectedOnceInOrder) {
               division(literal("3", ScalarType::Int))};
   Expr Outer = division(literal("7.0f", ScalarType::Float));
   Outer.Args[0] = Sum;
-  std::vector<ConstantDivisor> Found;
+  std::vector<ExactHelper> Found;
   StencilAnalysis A;
-  collectConstantDivisors(A, Outer, Found);
+  collectExactHelpers(A, Outer, Found);
   ASSERT_EQ(Found.size(), 2u);
   EXPECT_EQ(Found[0].Helper, "an5d_div_7");
   EXPECT_EQ(Found[1].Helper, "an5d_div_3");
@@ -95,26 +95,26 @@ TEST(ConstantDivision, NoHelpersUnderFastMath) {
   StencilAnalysis A;
   A.FastMath = true;
   Expr D = division(literal("7", ScalarType::Int));
-  EXPECT_FALSE(helperDivisor(A, D));
-  std::vector<ConstantDivisor> Found;
-  collectConstantDivisors(A, D, Found);
+  EXPECT_FALSE(exactHelper(A, D));
+  std::vector<ExactHelper> Found;
+  collectExactHelpers(A, D, Found);
   EXPECT_TRUE(Found.empty());
 }
 
 TEST(ConstantDivision, DoubleDivisorGetsHelper) {
-  std::optional<ConstantDivisor> D = constantDivisor(
+  std::optional<ExactHelper> D = constantDivisor(
       division(literal("118", ScalarType::Int), ScalarType::Double));
   ASSERT_TRUE(D);
   EXPECT_EQ(D->Type, ElemType::Double);
   EXPECT_EQ(D->Helper, "an5d_ddiv_118");
   EXPECT_EQ(D->Value, 118.0);
   EXPECT_EQ(D->Reciprocal, 1.0 / 118.0);
-  std::optional<ConstantDivisor> Three = constantDivisor(
+  std::optional<ExactHelper> Three = constantDivisor(
       division(literal("3.0", ScalarType::Double), ScalarType::Double));
   ASSERT_TRUE(Three);
   EXPECT_EQ(Three->Helper, "an5d_ddiv_3");
   // A float literal in a double division divides by its float value.
-  std::optional<ConstantDivisor> Tenth = constantDivisor(
+  std::optional<ExactHelper> Tenth = constantDivisor(
       division(literal("0.5f", ScalarType::Float), ScalarType::Double));
   ASSERT_TRUE(Tenth);
   EXPECT_EQ(Tenth->Helper, "an5d_ddiv_0p5");
@@ -146,7 +146,7 @@ uint64_t bitsOf(double D) {
 
 /// The double helper's arithmetic (lib/CodeGen/DivisionHelper.cpp): the
 /// sequence, and whether its range test lets it stand.
-double doubleSequence(const ConstantDivisor &D, double X, bool &Proved) {
+double doubleSequence(const ExactHelper &D, double X, bool &Proved) {
   double Q0 = X * D.Reciprocal;
   double Q = std::copysign(
       std::fma(std::fma(Q0, -D.Value, X), D.Reciprocal, Q0), Q0);
@@ -169,7 +169,7 @@ TEST(ConstantDivision, DoubleSequenceIsIeeeDivision) {
   std::mt19937_64 Rng(20261125);
   int64_t Checked = 0;
   for (const char *Text : Divisors) {
-    std::optional<ConstantDivisor> D = constantDivisor(
+    std::optional<ExactHelper> D = constantDivisor(
         division(literal(Text, ScalarType::Double), ScalarType::Double));
     if (!D)
       continue; // no helper: nothing to prove (some of the list have none)
@@ -238,7 +238,7 @@ uint32_t bitsOf32(float F) {
 /// The float helper's arithmetic (lib/CodeGen/DivisionHelper.cpp): the
 /// sequence, its parity rule for even c, and whether its range test lets the
 /// result stand.
-float floatSequence(const ConstantDivisor &D, float X, bool &Proved) {
+float floatSequence(const ExactHelper &D, float X, bool &Proved) {
   const float C = static_cast<float>(D.Value),
               Rc = static_cast<float>(D.Reciprocal);
   float Q0 = X * Rc;
@@ -272,7 +272,7 @@ TEST(ConstantDivision, FloatSequenceIsIeeeDivision) {
       Divisor.Type = Lit.Type;
       Divisor.Args = {Lit};
     }
-    std::optional<ConstantDivisor> D = constantDivisor(division(Divisor));
+    std::optional<ExactHelper> D = constantDivisor(division(Divisor));
     ASSERT_TRUE(D) << Text;
     const float C = static_cast<float>(D->Value);
     EXPECT_EQ(D->rangeLow() == 0, !IsFloat) << Text;
