@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Extractor.h"
 
+#include "clang/AST/StmtOpenMP.h"
+
 #include <cassert>
 
 #include "llvm/Support/Path.h"
@@ -139,10 +141,21 @@ static const clang::CompoundStmt *pointerCopyBlock(const clang::Stmt *St) {
   return CS;
 }
 
+const clang::Stmt *
+an5d::frontend::withoutOmpLoopDirectives(const clang::Stmt *St) {
+  while (const auto *Dir = dyn_cast_or_null<clang::OMPLoopBasedDirective>(St)) {
+    St = Dir->getAssociatedStmt();
+    while (const auto *Captured = dyn_cast_or_null<clang::CapturedStmt>(St))
+      St = Captured->getCapturedStmt();
+  }
+  return St;
+}
+
 std::vector<const clang::Stmt *>
 Extractor::timeStepStatements(const clang::CompoundStmt *CS) {
   std::vector<const clang::Stmt *> Body;
-  for (const clang::Stmt *C : CS->body()) {
+  for (const clang::Stmt *Item : CS->body()) {
+    const clang::Stmt *C = withoutOmpLoopDirectives(Item);
     if (isa<clang::NullStmt>(C))
       continue;
     if (const clang::CompoundStmt *Block = pointerCopyBlock(C)) {
@@ -176,11 +189,12 @@ bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
 /// isLocalTemp). Ok is false after an error.
 const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
   Ok = true;
+  St = withoutOmpLoopDirectives(St);
   while (const auto *CS = dyn_cast_or_null<clang::CompoundStmt>(St)) {
     std::vector<const clang::Stmt *> Body;
     for (const clang::Stmt *C : CS->body())
       if (!isa<clang::NullStmt>(C))
-        Body.push_back(C);
+        Body.push_back(withoutOmpLoopDirectives(C));
     if (Body.empty()) {
       D.error(Reject::NotALoopNest, CS->getSourceRange(),
               "empty loop body; the innermost loop must assign the stencil "
@@ -284,8 +298,14 @@ bool Extractor::collectNest(const clang::Stmt *Top,
   }
   if (Loops.empty()) {
     D.error(Reject::NotALoopNest, Top->getSourceRange(),
-            "the scop region must hold a 'for' loop nest: a time loop around "
-            "1, 2 or 3 spatial loops");
+            std::string("the scop region must hold a 'for' loop nest: a time "
+                        "loop around 1, 2 or 3 spatial loops") +
+                (isa<clang::OMPExecutableDirective>(Top)
+                     ? "; an OpenMP region around the time loop is not "
+                       "read: put the directives on the spatial loops "
+                       "('#pragma omp parallel for'), which an5dc looks "
+                       "through"
+                     : ""));
     return false;
   }
   if (Loops.size() < 2 || Loops.size() > 4) {

@@ -70,6 +70,7 @@ bool selectsPlane(const clang::Stmt *E, const clang::VarDecl *Var,
 } // namespace
 
 void Extractor::collectStencilVars(const clang::Stmt *Region) {
+  Region = withoutOmpLoopDirectives(Region);
   if (!Region)
     return;
   auto pointerCopy = [&](const clang::Expr *From) {

@@ -36,6 +36,7 @@ const clang::VarDecl *assignedBase(const clang::BinaryOperator *BO) {
 void assignedArrays(const clang::Stmt *St,
                     std::vector<const clang::VarDecl *> &Out,
                     unsigned &Assignments) {
+  St = withoutOmpLoopDirectives(St);
   if (!St)
     return;
   if (const auto *F = dyn_cast<clang::ForStmt>(St))
@@ -265,7 +266,9 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
   std::vector<const clang::ForStmt *> Fors;
   const clang::Stmt *Cur = St;
   for (;;) {
-    // Braces around one statement are looked through.
+    // Braces around one statement and OpenMP loop directives are looked
+    // through.
+    Cur = withoutOmpLoopDirectives(Cur);
     while (const auto *CS = dyn_cast<clang::CompoundStmt>(Cur)) {
       std::vector<const clang::Stmt *> Inner;
       for (const clang::Stmt *C : CS->body())
@@ -273,7 +276,7 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
           Inner.push_back(C);
       if (Inner.size() != 1)
         break;
-      Cur = Inner[0];
+      Cur = withoutOmpLoopDirectives(Inner[0]);
     }
     const auto *F = dyn_cast<clang::ForStmt>(Cur);
     if (!F)

@@ -245,6 +245,10 @@ bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
 /// 'float lap = <expr>;' (several declarators allowed): local float or
 /// double scalars, each initialized, declared in a loop body. Extract.cpp.
 bool isLocalTemp(const clang::Stmt *St);
+/// St without the OpenMP loop directives around it ('#pragma omp parallel
+/// for', 'omp simd', ...: with -fopenmp clang wraps the loop they precede
+/// in a directive statement), which do not change what one step computes.
+const clang::Stmt *withoutOmpLoopDirectives(const clang::Stmt *St);
 
 } // namespace frontend
 } // namespace an5d

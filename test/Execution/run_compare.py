@@ -86,12 +86,13 @@ def build_reference(cc, source, exe, defines=(), cflags=(), timeout=None):
 
 def generate(an5dc, source, cu, flags=(), defines=(), timeout=None):
     """an5dc SOURCE -o CU FLAGS [-- DEFINES]; returns the finished process
-    (its stderr holds the warnings)."""
+    (its stderr holds the warnings). FLAGS may hold their own '--' and
+    parser flags after it (-- -fopenmp): DEFINES join those."""
     if os.path.exists(cu):
         os.remove(cu)
     cmd = [an5dc, source, "-o", cu] + list(flags)
     if defines:
-        cmd += ["--"] + list(defines)
+        cmd += ([] if "--" in flags else ["--"]) + list(defines)
     return run(cmd, timeout=timeout)
 
 
