@@ -169,13 +169,17 @@ Extractor::timeStepStatements(const clang::CompoundStmt *CS) {
   return Body;
 }
 
-bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
+namespace {
+
+/// 'float lap = ...;' (Values: every declarator initialized) or 'float
+/// acc;': local float or double scalars, not pointers.
+bool localScalars(const clang::Stmt *St, bool Values) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
     return false;
   for (const clang::Decl *Dc : DS->decls()) {
     const auto *V = dyn_cast<clang::VarDecl>(Dc);
-    if (!V || !V->hasLocalStorage() || !V->getInit() ||
+    if (!V || !V->hasLocalStorage() || (Values && !V->getInit()) ||
         V->getType()->isPointerType())
       return false;
     ScalarType T = scalarTypeOf(V->getType());
@@ -183,6 +187,49 @@ bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
       return false;
   }
   return true;
+}
+
+} // namespace
+
+bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
+  return localScalars(St, /*Values=*/true);
+}
+
+bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
+  return localScalars(St, /*Values=*/false);
+}
+
+size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body,
+                                bool Updates) {
+  unsigned Pos = 0;
+  size_t K = 0;
+  for (; K < Body.size(); ++K) {
+    if (Updates ? isLocalDecl(Body[K]) : isLocalTemp(Body[K])) {
+      for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
+        const auto *V = llvm::cast<clang::VarDecl>(Dc);
+        std::vector<LocalDef> &Defs = LocalTemps[V];
+        if (V->getInit())
+          Defs.push_back({Pos++, V->getInit(), false});
+      }
+      continue;
+    }
+    // 'acc = e;', 'acc += e;' (also -=, *=, /=) to a local declared above.
+    const auto *BO = Updates ? dyn_cast<clang::BinaryOperator>(Body[K])
+                             : nullptr;
+    const clang::BinaryOperatorKind Op = BO ? BO->getOpcode() : clang::BO_Comma;
+    const bool Assigns = Op == clang::BO_Assign || Op == clang::BO_AddAssign ||
+                         Op == clang::BO_SubAssign ||
+                         Op == clang::BO_MulAssign || Op == clang::BO_DivAssign;
+    const auto *Ref =
+        Assigns ? dyn_cast<clang::DeclRefExpr>(BO->getLHS()->IgnoreParens())
+                : nullptr;
+    const auto *V = Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    auto It = V ? LocalTemps.find(V) : LocalTemps.end();
+    if (It == LocalTemps.end())
+      break;
+    It->second.push_back({Pos++, BO, true});
+  }
+  return K;
 }
 
 /// Looks through braces holding one statement (after local scalars, see
@@ -202,28 +249,24 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
       Ok = false;
       return nullptr;
     }
-    // Local scalars declared before the innermost assignment
-    // ('float lap = ...; B[i][j] = A[i][j] + c * lap;') stand for their
-    // initializers (LocalTemps).
-    size_t Temps = 0;
-    while (Temps + 1 < Body.size() && isLocalTemp(Body[Temps]))
-      ++Temps;
-    if (Temps > 0 && Temps + 1 == Body.size() &&
-        !isa<clang::ForStmt>(Body.back()) &&
+    // Local scalars declared and set before the innermost assignment
+    // ('float lap = ...; acc += ...; B[i][j] = A[i][j] + c * lap;') stand
+    // for their values (LocalTemps).
+    if (Body.size() > 1 && !isa<clang::ForStmt>(Body.back()) &&
         !isa<clang::CompoundStmt>(Body.back()) &&
         !isa<clang::DeclStmt>(Body.back())) {
-      for (size_t K = 0; K < Temps; ++K)
-        for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
-          const auto *V = llvm::cast<clang::VarDecl>(Dc);
-          LocalTemps[V] = V->getInit();
-        }
-      return Body.back();
+      std::vector<const clang::Stmt *> Before(Body.begin(), Body.end() - 1);
+      if (collectLocals(Before, /*Updates=*/true) == Before.size())
+        return Body.back();
+      LocalTemps.clear();
     }
     if (Body.size() > 1) {
       D.error(Reject::MultipleStatements, Body[1]->getSourceRange(),
               "a loop of the nest holds " + std::to_string(Body.size()) +
                   " statements; an5dc handles a single assignment "
-                  "'A[(t + 1) % 2][i][j] = ...;' in perfectly nested loops");
+                  "'A[(t + 1) % 2][i][j] = ...;' in perfectly nested loops, "
+                  "after local scalars and their updates ('float acc = "
+                  "...; acc += ...;')");
       Ok = false;
       return nullptr;
     }

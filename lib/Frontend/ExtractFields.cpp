@@ -295,14 +295,7 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
   // Local scalars declared before the nest's first assignment stand for
   // their initializers (LocalTemps); checked below against the
   // assignments between them and their uses.
-  size_t Temps = 0;
-  while (Temps < Statements.size() && isLocalTemp(Statements[Temps]))
-    ++Temps;
-  for (size_t K = 0; K < Temps; ++K)
-    for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Statements[K])->decls()) {
-      const auto *V = llvm::cast<clang::VarDecl>(Dc);
-      LocalTemps[V] = V->getInit();
-    }
+  size_t Temps = collectLocals(Statements, /*Updates=*/false);
   Statements.erase(Statements.begin(), Statements.begin() + Temps);
   if (Statements.empty()) {
     D.error(Reject::NotALoopNest, Cur->getSourceRange(),

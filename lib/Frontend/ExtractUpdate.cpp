@@ -139,6 +139,76 @@ std::optional<Expr> Extractor::callExpr(const clang::CallExpr *Call) {
   return E;
 }
 
+namespace {
+
+Expr parenthesized(Expr Inner) {
+  Expr P;
+  P.K = Expr::Paren;
+  P.Type = Inner.Type;
+  P.Range = Inner.Range;
+  P.Args.push_back(std::move(Inner));
+  return P;
+}
+
+} // namespace
+
+std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
+                                          clang::SourceRange Use) {
+  const std::vector<LocalDef> &Defs = LocalTemps.at(V);
+  const LocalDef *Def = nullptr;
+  for (const LocalDef &D : Defs)
+    if (D.Pos < LocalPos)
+      Def = &D;
+  if (!Def) {
+    D.error(Reject::UnsupportedExpr, Use,
+            "'" + V->getName().str() + "' is read before it is set; give "
+            "the local its value before the reads");
+    return std::nullopt;
+  }
+  const unsigned Saved = LocalPos;
+  LocalPos = Def->Pos;
+  ++InLocalTemp;
+  std::optional<Expr> Value;
+  const auto *Assign =
+      Def->Assignment ? llvm::cast<clang::BinaryOperator>(Def->Value) : nullptr;
+  if (!Assign) {
+    Value = toExpr(Def->Value); // the initializer
+  } else if (Assign->getOpcode() == clang::BO_Assign) {
+    Value = toExpr(Assign->getRHS());
+  } else {
+    // 'acc op= e' is 'acc = (T)(acc op e)', computed in the wider type.
+    std::optional<Expr> Before = localValue(V, Assign->getLHS()->getSourceRange());
+    std::optional<Expr> Operand =
+        Before ? toExpr(Assign->getRHS()) : std::nullopt;
+    if (Operand) {
+      Expr B;
+      B.K = Expr::Binary;
+      const auto *CA = llvm::cast<clang::CompoundAssignOperator>(Assign);
+      B.Type = scalarTypeOf(CA->getComputationResultType());
+      B.Text = clang::BinaryOperator::getOpcodeStr(
+                   clang::BinaryOperator::getOpForCompoundAssignment(
+                       Assign->getOpcode()))
+                   .str();
+      B.Range = Assign->getSourceRange();
+      B.Args.push_back(parenthesized(std::move(*Before)));
+      B.Args.push_back(parenthesized(std::move(*Operand)));
+      Value = std::move(B);
+    }
+  }
+  --InLocalTemp;
+  LocalPos = Saved;
+  if (!Value)
+    return std::nullopt;
+  // Rounded to the local's type, read afresh at each use.
+  Expr E;
+  E.K = Expr::Cast;
+  E.Type = scalarTypeOf(V->getType());
+  E.Range = Use;
+  E.Text = scalarTypeName(E.Type);
+  E.Args.push_back(parenthesized(std::move(*Value)));
+  return E;
+}
+
 std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
   auto unsupported = [&](const std::string &What) -> std::optional<Expr> {
     D.error(Reject::UnsupportedExpr, CE->getSourceRange(),
@@ -196,24 +266,8 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     // A local scalar: its initializer as C evaluates it, rounded to the
     // local's type ('(float)(...)'), read afresh at each use.
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
-    if (auto It = V ? LocalTemps.find(V) : LocalTemps.end();
-        It != LocalTemps.end()) {
-      ++InLocalTemp;
-      std::optional<Expr> Init = toExpr(It->second);
-      --InLocalTemp;
-      if (!Init)
-        return std::nullopt;
-      Expr P;
-      P.K = Expr::Paren;
-      P.Type = Init->Type;
-      P.Range = Init->Range;
-      P.Args.push_back(std::move(*Init));
-      E.K = Expr::Cast;
-      E.Range = Ref->getSourceRange();
-      E.Text = scalarTypeName(E.Type);
-      E.Args.push_back(std::move(P));
-      return E;
-    }
+    if (V && LocalTemps.count(V))
+      return localValue(V, Ref->getSourceRange());
     return scalarRef(Ref);
   }
   if (const auto *U = dyn_cast<clang::UnaryOperator>(CE)) {

@@ -201,9 +201,27 @@ private:
   std::map<std::string, const clang::VarDecl *> NamedVars;
   const clang::VarDecl *ArrayVar = nullptr;
   std::map<const clang::VarDecl *, unsigned> ScalarIndex;
-  // Local scalars of the innermost loop body and their initializers: a
-  // read of one is its initializer, converted to its type.
-  std::map<const clang::VarDecl *, const clang::Expr *> LocalTemps;
+  // Local scalars of the innermost loop body and their values, in program
+  // order: a read of one is its value at that point (its initializer, or
+  // an assignment 'acc = e' or 'acc += e' to it), converted to its type.
+  // Pos numbers the definitions of the body; converting one at Pos sees
+  // the definitions before it, the assignment (LocalPos ~0u) all of them.
+  struct LocalDef {
+    unsigned Pos;
+    const clang::Expr *Value; // an initializer or the assignment operator
+    bool Assignment;          // Value is 'acc = e' or 'acc op= e'
+  };
+  std::map<const clang::VarDecl *, std::vector<LocalDef>> LocalTemps;
+  unsigned LocalPos = ~0u;
+  /// The value of local V where LocalPos stands, as C computes it; an
+  /// error at Use when V is not set before.
+  std::optional<Expr> localValue(const clang::VarDecl *V,
+                                 clang::SourceRange Use);
+  /// Records the locals and local assignments of Body[0 .. End) (isLocalTemp
+  /// declarations, or declarations without values and localAssignment
+  /// statements where Updates); End is where the first other statement is.
+  size_t collectLocals(const std::vector<const clang::Stmt *> &Body,
+                       bool Updates);
   // Reads made while an initializer stands in for a local (their indices
   // in S.Reads), and how deep such stand-ins are nested now.
   std::set<size_t> LocalTempReads;
@@ -245,6 +263,9 @@ bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
 /// 'float lap = <expr>;' (several declarators allowed): local float or
 /// double scalars, each initialized, declared in a loop body. Extract.cpp.
 bool isLocalTemp(const clang::Stmt *St);
+/// 'float acc;' or isLocalTemp's: local float or double scalars, values
+/// optional.
+bool isLocalDecl(const clang::Stmt *St);
 /// St without the OpenMP loop directives around it ('#pragma omp parallel
 /// for', 'omp simd', ...: with -fopenmp clang wraps the loop they precede
 /// in a directive statement), which do not change what one step computes.

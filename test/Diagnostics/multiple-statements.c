@@ -13,4 +13,4 @@ void run(int T, int n, int m, float (*A)[n][m]) {
 #pragma endscop
 }
 
-// CHECK: multiple-statements.c:11:9: error: a loop of the nest holds 2 statements; an5dc handles a single assignment 'A[(t + 1) % 2][i][j] = ...;' in perfectly nested loops [multiple-statements]
+// CHECK: multiple-statements.c:11:9: error: a loop of the nest holds 2 statements; an5dc handles a single assignment 'A[(t + 1) % 2][i][j] = ...;' in perfectly nested loops, after local scalars and their updates ('float acc = ...; acc += ...;') [multiple-statements]
