@@ -213,23 +213,83 @@ size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body,
       }
       continue;
     }
-    // 'acc = e;', 'acc += e;' (also -=, *=, /=) to a local declared above.
-    const auto *BO = Updates ? dyn_cast<clang::BinaryOperator>(Body[K])
-                             : nullptr;
-    const clang::BinaryOperatorKind Op = BO ? BO->getOpcode() : clang::BO_Comma;
-    const bool Assigns = Op == clang::BO_Assign || Op == clang::BO_AddAssign ||
-                         Op == clang::BO_SubAssign ||
-                         Op == clang::BO_MulAssign || Op == clang::BO_DivAssign;
-    const auto *Ref =
-        Assigns ? dyn_cast<clang::DeclRefExpr>(BO->getLHS()->IgnoreParens())
-                : nullptr;
-    const auto *V = Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
-    auto It = V ? LocalTemps.find(V) : LocalTemps.end();
-    if (It == LocalTemps.end())
+    if (!Updates || !unrollLocalUpdates(Body[K], {}, Pos))
       break;
-    It->second.push_back({Pos++, BO, true});
   }
   return K;
+}
+
+bool Extractor::constantLoop(const clang::ForStmt *F,
+                             const clang::VarDecl *&Var,
+                             std::vector<int64_t> &Values) {
+  const auto *Init = dyn_cast_or_null<clang::DeclStmt>(F->getInit());
+  if (!Init || !Init->isSingleDecl())
+    return false;
+  Var = dyn_cast<clang::VarDecl>(Init->getSingleDecl());
+  if (!Var || !Var->getType()->isIntegerType() || !Var->getInit())
+    return false;
+  std::optional<int64_t> Lo = constantValue(Var->getInit());
+  const auto *Cond = dyn_cast_or_null<clang::BinaryOperator>(F->getCond());
+  if (!Lo || !Cond ||
+      (Cond->getOpcode() != clang::BO_LT && Cond->getOpcode() != clang::BO_LE))
+    return false;
+  const auto *CondRef =
+      dyn_cast<clang::DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts());
+  std::optional<int64_t> Hi = constantValue(Cond->getRHS());
+  if (!CondRef || CondRef->getDecl() != Var || !Hi)
+    return false;
+  const clang::Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  bool StepOne = false;
+  if (const auto *U = dyn_cast_or_null<clang::UnaryOperator>(Inc))
+    StepOne = U->isIncrementOp();
+  else if (const auto *CA = dyn_cast_or_null<clang::CompoundAssignOperator>(Inc))
+    StepOne = CA->getOpcode() == clang::BO_AddAssign &&
+              constantValue(CA->getRHS()) == std::optional<int64_t>(1);
+  const int64_t Last = Cond->getOpcode() == clang::BO_LT ? *Hi - 1 : *Hi;
+  if (!StepOne || Last - *Lo >= 64)
+    return false;
+  for (int64_t V = *Lo; V <= Last; ++V)
+    Values.push_back(V);
+  return true;
+}
+
+bool Extractor::unrollLocalUpdates(
+    const clang::Stmt *St, const std::map<const clang::VarDecl *, int64_t> &Bound,
+    unsigned &Pos) {
+  if (const auto *CS = dyn_cast<clang::CompoundStmt>(St)) {
+    for (const clang::Stmt *C : CS->body())
+      if (!isa<clang::NullStmt>(C) && !unrollLocalUpdates(C, Bound, Pos))
+        return false;
+    return true;
+  }
+  if (const auto *F = dyn_cast<clang::ForStmt>(St)) {
+    const clang::VarDecl *Var = nullptr;
+    std::vector<int64_t> Values;
+    if (!constantLoop(F, Var, Values))
+      return false;
+    for (int64_t V : Values) {
+      std::map<const clang::VarDecl *, int64_t> Inner = Bound;
+      Inner[Var] = V;
+      if (!unrollLocalUpdates(F->getBody(), Inner, Pos))
+        return false;
+    }
+    return true;
+  }
+  // 'acc = e;', 'acc += e;' (also -=, *=, /=) to a local declared above.
+  const auto *BO = dyn_cast<clang::BinaryOperator>(St);
+  const clang::BinaryOperatorKind Op = BO ? BO->getOpcode() : clang::BO_Comma;
+  const bool Assigns = Op == clang::BO_Assign || Op == clang::BO_AddAssign ||
+                       Op == clang::BO_SubAssign || Op == clang::BO_MulAssign ||
+                       Op == clang::BO_DivAssign;
+  const auto *Ref =
+      Assigns ? dyn_cast<clang::DeclRefExpr>(BO->getLHS()->IgnoreParens())
+              : nullptr;
+  const auto *V = Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+  auto It = V ? LocalTemps.find(V) : LocalTemps.end();
+  if (It == LocalTemps.end())
+    return false;
+  It->second.push_back({Pos++, BO, true, Bound});
+  return true;
 }
 
 /// Looks through braces holding one statement (after local scalars, see
@@ -256,9 +316,19 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
         !isa<clang::CompoundStmt>(Body.back()) &&
         !isa<clang::DeclStmt>(Body.back())) {
       std::vector<const clang::Stmt *> Before(Body.begin(), Body.end() - 1);
-      if (collectLocals(Before, /*Updates=*/true) == Before.size())
+      const size_t Lead = collectLocals(Before, /*Updates=*/true);
+      if (Lead == Before.size())
         return Body.back();
       LocalTemps.clear();
+      if (Lead > 0 && isa<clang::ForStmt>(Body[Lead])) {
+        D.error(Reject::MultipleStatements, Body[Lead]->getSourceRange(),
+                "a loop inside the innermost loop is unrolled when it runs "
+                "over constant bounds ('for (int r = 1; r <= 4; r++)', its "
+                "iterator declared there, at most 64 iterations) and only "
+                "updates local scalars ('acc += ...;'); this one does not");
+        Ok = false;
+        return nullptr;
+      }
     }
     if (Body.size() > 1) {
       D.error(Reject::MultipleStatements, Body[1]->getSourceRange(),

@@ -68,6 +68,9 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
     if (!V || !V->getType()->isIntegerType())
       return nonAffine("'" + Ref->getNameInfo().getAsString() +
                        "' is not an integer variable");
+    // An unrolled loop's iterator (unrollLocalUpdates): a constant here.
+    if (auto B = BoundConstants.find(V); B != BoundConstants.end())
+      return AffineExpr::constant(B->second);
     auto It = Iterators.find(V);
     if (It != Iterators.end())
       return AffineExpr::symbol(It->second);

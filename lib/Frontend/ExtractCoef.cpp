@@ -106,9 +106,107 @@ void Extractor::collectStencilVars(const clang::Stmt *Region) {
     collectStencilVars(Child);
 }
 
+std::optional<int64_t> Extractor::boundValue(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (std::optional<int64_t> C = constantValue(E))
+    return C;
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
+    auto It = BoundConstants.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
+    if (It != BoundConstants.end())
+      return It->second;
+    return std::nullopt;
+  }
+  if (const auto *U = dyn_cast<clang::UnaryOperator>(E))
+    if (U->getOpcode() == clang::UO_Minus)
+      if (std::optional<int64_t> X = boundValue(U->getSubExpr()))
+        return -*X;
+  if (const auto *B = dyn_cast<clang::BinaryOperator>(E)) {
+    std::optional<int64_t> L = boundValue(B->getLHS()),
+                           R = boundValue(B->getRHS());
+    if (!L || !R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case clang::BO_Add: return *L + *R;
+    case clang::BO_Sub: return *L - *R;
+    case clang::BO_Mul: return *L * *R;
+    default: return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Expr>
+Extractor::constantElement(const clang::VarDecl *V,
+                           const std::vector<const clang::Expr *> &Indices,
+                           clang::SourceRange Use) {
+  // A const array with its values in the program ('static const float
+  // c[4] = {0.4f, ...}') read at constant subscripts (an unrolled loop's
+  // iterator included): the element's value, a constant.
+  const clang::QualType T = V->getType();
+  if (!T.isConstQualified() && !(T->isArrayType() &&
+                                 Ctx.getAsArrayType(T)
+                                     ->getElementType()
+                                     .isConstQualified()))
+    return std::nullopt;
+  const auto *Init =
+      llvm::dyn_cast_or_null<clang::InitListExpr>(V->getAnyInitializer());
+  if (!Init || !isa<clang::ConstantArrayType>(Ctx.getAsArrayType(T)))
+    return std::nullopt;
+  const clang::Expr *Element = Init;
+  for (const clang::Expr *I : Indices) {
+    const auto *List = dyn_cast<clang::InitListExpr>(Element);
+    std::optional<int64_t> K = boundValue(I);
+    if (!List || !K || *K < 0)
+      return std::nullopt;
+    if (*K >= (int64_t)List->getNumInits()) {
+      // Elements without an initializer are zero.
+      const auto *CAT = Ctx.getAsConstantArrayType(List->getType());
+      if (!CAT || *K >= (int64_t)CAT->getSize().getZExtValue())
+        return std::nullopt;
+      Element = nullptr;
+      break;
+    }
+    Element = List->getInit(*K);
+  }
+  if (Element && isa<clang::InitListExpr>(Element))
+    return std::nullopt;
+  Expr Value;
+  if (Element) {
+    std::optional<Expr> V2 = toExpr(Element);
+    if (!V2 || V2->K != Expr::Literal)
+      return std::nullopt;
+    Value = std::move(*V2);
+  } else {
+    Value.K = Expr::Literal;
+    Value.Type = ScalarType::Int;
+    Value.Text = "0";
+  }
+  Value.Range = Use;
+  // As the element's type: '(float)(0.1)' is what C reads from a float
+  // array initialized with 0.1.
+  const ScalarType ElemType = scalarTypeOf(Ctx.getBaseElementType(T));
+  if (Value.Type == ElemType)
+    return Value;
+  Expr P;
+  P.K = Expr::Paren;
+  P.Type = Value.Type;
+  P.Range = Use;
+  P.Args.push_back(std::move(Value));
+  Expr E;
+  E.K = Expr::Cast;
+  E.Type = ElemType;
+  E.Text = scalarTypeName(E.Type);
+  E.Range = Use;
+  E.Args.push_back(std::move(P));
+  return E;
+}
+
 std::optional<Expr>
 Extractor::coefRead(const clang::Expr *E, const clang::VarDecl *V,
                     const std::vector<const clang::Expr *> &Indices) {
+  if (std::optional<Expr> Constant =
+          constantElement(V, Indices, E->getSourceRange()))
+    return Constant;
   unsigned Index = 0;
   auto Known = CoefIndex.find(V);
   if (Known != CoefIndex.end()) {

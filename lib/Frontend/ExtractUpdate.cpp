@@ -9,6 +9,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <set>
+#include <utility>
 
 using namespace an5d;
 using namespace an5d::frontend;
@@ -167,6 +168,8 @@ std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
   }
   const unsigned Saved = LocalPos;
   LocalPos = Def->Pos;
+  std::map<const clang::VarDecl *, int64_t> SavedBound =
+      std::exchange(BoundConstants, Def->Bound);
   ++InLocalTemp;
   std::optional<Expr> Value;
   const auto *Assign =
@@ -197,12 +200,20 @@ std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
   }
   --InLocalTemp;
   LocalPos = Saved;
+  BoundConstants = std::move(SavedBound);
   if (!Value)
     return std::nullopt;
-  // Rounded to the local's type, read afresh at each use.
+  // Rounded to the local's type (where C converts it), read afresh at each
+  // use.
+  const ScalarType Type = scalarTypeOf(V->getType());
+  if (Value->Type == Type) {
+    Expr P = parenthesized(std::move(*Value));
+    P.Range = Use;
+    return P;
+  }
   Expr E;
   E.K = Expr::Cast;
-  E.Type = scalarTypeOf(V->getType());
+  E.Type = Type;
   E.Range = Use;
   E.Text = scalarTypeName(E.Type);
   E.Args.push_back(parenthesized(std::move(*Value)));
@@ -268,6 +279,14 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (V && LocalTemps.count(V))
       return localValue(V, Ref->getSourceRange());
+    // An unrolled loop's iterator: this copy's value.
+    if (auto It = V ? BoundConstants.find(V) : BoundConstants.end();
+        It != BoundConstants.end()) {
+      E.K = Expr::Literal;
+      E.Range = Ref->getSourceRange();
+      E.Text = std::to_string(It->second);
+      return E;
+    }
     return scalarRef(Ref);
   }
   if (const auto *U = dyn_cast<clang::UnaryOperator>(CE)) {

@@ -65,6 +65,15 @@ private:
   // Affine expressions, accesses and the array (ExtractAccess.cpp).
   std::optional<AffineExpr> toAffine(const clang::Expr *E);
   std::optional<int64_t> constantValue(const clang::Expr *E);
+  /// E's value as an integer constant where the unrolled loops' iterators
+  /// are their current values (BoundConstants); nullopt otherwise.
+  std::optional<int64_t> boundValue(const clang::Expr *E);
+  /// A read of a const array with its values in the program at constant
+  /// subscripts ('c[r]' with r unrolled): the element as a literal cast to
+  /// the element type; nullopt for any other read.
+  std::optional<Expr> constantElement(const clang::VarDecl *V,
+                                      const std::vector<const clang::Expr *> &Indices,
+                                      clang::SourceRange Use);
   bool parseAccess(const clang::Expr *E, Access &A, bool IsWrite = false);
   bool parsePlaneIndex(const clang::Expr *E, Access &A);
   bool describeArray(const clang::VarDecl *V, clang::SourceRange Use);
@@ -210,9 +219,27 @@ private:
     unsigned Pos;
     const clang::Expr *Value; // an initializer or the assignment operator
     bool Assignment;          // Value is 'acc = e' or 'acc op= e'
+    /// Iterators of the unrolled loops around an assignment ('for (int r
+    /// = 1; r <= 3; r++) acc += ...'), at this copy's values.
+    std::map<const clang::VarDecl *, int64_t> Bound;
   };
   std::map<const clang::VarDecl *, std::vector<LocalDef>> LocalTemps;
   unsigned LocalPos = ~0u;
+  /// The unrolled loops' iterators while a definition converts: reads of
+  /// them are these constants.
+  std::map<const clang::VarDecl *, int64_t> BoundConstants;
+  /// 'for (int r = lo; r <= hi; r++)' (also '<', '++r', 'r += 1') with
+  /// integer constants lo and hi and r declared there: r and its values.
+  /// Up to 64 iterations, since an unrolled loop is written out that many
+  /// times.
+  bool constantLoop(const clang::ForStmt *F, const clang::VarDecl *&Var,
+                    std::vector<int64_t> &Values);
+  /// Appends the definitions St makes: a local assignment, braces around
+  /// some, or a loop with constant bounds around them (unrolled, Bound
+  /// extended by its iterator). False when St is none of these.
+  bool unrollLocalUpdates(const clang::Stmt *St,
+                          const std::map<const clang::VarDecl *, int64_t> &Bound,
+                          unsigned &Pos);
   /// The value of local V where LocalPos stands, as C computes it; an
   /// error at Use when V is not set before.
   std::optional<Expr> localValue(const clang::VarDecl *V,
