@@ -237,7 +237,8 @@ void Emitter::headerFooter() {
 
 /// The original loop nest, verbatim, for the CPU reference of AN5D_VERIFY;
 /// its outermost spatial loop runs in parallel under OpenMP (the analysis
-/// proved the cells of one step independent).
+/// proved the cells of one step independent), unless the program gives it
+/// an OpenMP directive of its own.
 std::string Emitter::referenceNest() const {
   const std::string &T = Src.Text;
   // The iterators of the loops inside the source's outermost spatial one.
@@ -250,7 +251,12 @@ std::string Emitter::referenceNest() const {
                        (Private.empty() ? "" : " private(" + Private + ")") +
                        "\n#endif\n";
   std::string Body;
-  if (Src.SpaceLoop > Src.BodyBegin && Src.SpaceLoop < Src.BodyEnd)
+  const bool OwnDirective =
+      Src.SpaceLoop > Src.BodyBegin &&
+      T.substr(Src.BodyBegin, Src.SpaceLoop - Src.BodyBegin)
+              .find("#pragma omp") != std::string::npos;
+  if (Src.SpaceLoop > Src.BodyBegin && Src.SpaceLoop < Src.BodyEnd &&
+      !OwnDirective)
     Body = T.substr(Src.BodyBegin, Src.SpaceLoop - Src.BodyBegin) + Pragma +
            T.substr(Src.SpaceLoop, Src.BodyEnd - Src.SpaceLoop);
   else
