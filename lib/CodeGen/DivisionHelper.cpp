@@ -41,6 +41,20 @@ std::string doubleLiteral(double D) {
   return Buf;
 }
 
+/// The checked form's flag and the exact form's fallback: a lane outside
+/// the proved range sets an5d_unproved (checked), or its warp opens the
+/// block that takes the IEEE operation; the caller writes that block's
+/// body and closes it.
+void openCheckedFallback(CodeWriter &W) {
+  W.open("if (an5d_checked)");
+  W.line("if (!proved)");
+  W.indent();
+  W.line("an5d_unproved = true;");
+  W.dedent();
+  W.close(" else if (AN5D_ANY_LANE(!proved)) {");
+  W.indent();
+}
+
 /// The approximate instructions the refined helpers start from, written
 /// once. The CPU emulation has none: it starts from the correctly rounded
 /// values, which the same FMAs leave as they are, and flushes subnormal
@@ -141,17 +155,10 @@ void writeRefinedHelper(CodeWriter &W, const ExactHelper &H, bool Checked,
     W.line("const bool proved = __float_as_uint(x) - 0x0c800000u <= "
            "0x72ffffffu;");
   }
-  if (Checked) {
-    W.open("if (an5d_checked)");
-    W.line("if (!proved)");
-    W.indent();
-    W.line("an5d_unproved = true;");
-    W.dedent();
-    W.close(" else if (AN5D_ANY_LANE(!proved)) {");
-    W.indent();
-  } else {
+  if (Checked)
+    openCheckedFallback(W);
+  else
     W.open("if (AN5D_ANY_LANE(!proved))");
-  }
   W.line(std::string("const float exact = ") +
          (Rcp ? "1.0f / x;" : Sqrt ? "sqrtf(x);" : "1.0f / sqrtf(x);"));
   W.line("r = proved ? r : exact;");
@@ -247,13 +254,7 @@ void an5d::writeExactHelpers(CodeWriter &W,
     if (Checked && D.rangeLow() == 0) {
       // Set, not or-ed: with the one-sided test ptxas kept 'unproved ||
       // !proved' in a register (4-5 more instructions an update on an H200).
-      W.open("if (an5d_checked)");
-      W.line("if (!proved)");
-      W.indent();
-      W.line("an5d_unproved = true;");
-      W.dedent();
-      W.close(" else if (AN5D_ANY_LANE(!proved)) {");
-      W.indent();
+      openCheckedFallback(W);
     } else if (Checked) {
       W.line("if (an5d_checked)");
       W.indent();
