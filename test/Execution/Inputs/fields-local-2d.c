@@ -1,6 +1,7 @@
 /* fdtd-2d's updates written with local scalars, three fields in place: ey
    and ex from differences of hz kept in locals, then hz from a local curl
-   of the new ex and ey. Usage: fields-local-2d n m T out.bin (ey, ex, hz) */
+   of the new ex and ey (-DACCUM: the curl accumulated, 'curl += ...').
+   Usage: fields-local-2d n m T out.bin (ey, ex, hz) */
 #include "common.h"
 
 #ifndef ELEM
@@ -20,7 +21,13 @@ static void run(int T, int n, int m, ELEM (*ey)[m], ELEM (*ex)[m],
       }
     for (int i = 1; i < n - 1; i++)
       for (int j = 1; j < m - 1; j++) {
+#ifdef ACCUM
+        float curl = ex[i][j + 1] - ex[i][j];
+        curl += ey[i + 1][j];
+        curl -= ey[i][j];
+#else
         float curl = ex[i][j + 1] - ex[i][j] + ey[i + 1][j] - ey[i][j];
+#endif
         hz[i][j] = hz[i][j] - 0.7 * curl;
       }
   }
