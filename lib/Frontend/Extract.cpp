@@ -199,6 +199,20 @@ bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
   return localScalars(St, /*Values=*/false);
 }
 
+/// 'int cur = t % 2, nxt = 1 - cur;': local integers, each initialized.
+static bool planeLocals(const clang::Stmt *St) {
+  const auto *DS = dyn_cast<clang::DeclStmt>(St);
+  if (!DS)
+    return false;
+  for (const clang::Decl *Dc : DS->decls()) {
+    const auto *V = dyn_cast<clang::VarDecl>(Dc);
+    if (!V || !V->hasLocalStorage() || !V->getInit() ||
+        !V->getType()->isIntegerType())
+      return false;
+  }
+  return true;
+}
+
 size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body,
                                 bool Updates) {
   unsigned Pos = 0;
@@ -388,6 +402,22 @@ bool Extractor::collectNest(const clang::Stmt *Top,
     }
     if (Loops.size() == 1 && CS) {
       std::vector<const clang::Stmt *> Body = timeStepStatements(CS);
+      // Int locals selecting the planes ('int cur = t % 2, nxt = 1 -
+      // cur;'), then the loop nest.
+      size_t Selectors = 0;
+      while (Selectors + 1 < Body.size() && planeLocals(Body[Selectors]))
+        ++Selectors;
+      if (Selectors > 0 && Selectors + 1 == Body.size() &&
+          isa<clang::ForStmt>(Body.back())) {
+        for (size_t K = 0; K < Selectors; ++K)
+          for (const clang::Decl *Dc :
+               llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
+            const auto *V = llvm::cast<clang::VarDecl>(Dc);
+            PlaneLocals[V] = V->getInit();
+          }
+        Cur = Body.back();
+        continue;
+      }
       bool TwoNests = Body.size() == 2 && isa<clang::ForStmt>(Body[0]) &&
                       isa<clang::ForStmt>(Body[1]);
       if (TwoNests) {

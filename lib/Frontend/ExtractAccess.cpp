@@ -145,7 +145,43 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
 // --- Accesses and the array ------------------------------------------------
 
 bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
-  const auto *B = dyn_cast<clang::BinaryOperator>(E->IgnoreParenImpCasts());
+  const clang::Expr *Bare = E->IgnoreParenImpCasts();
+  // An int local of the time step ('int nxt = 1 - t % 2;'): its value.
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(Bare))
+    if (auto It = PlaneLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
+        It != PlaneLocals.end())
+      return parsePlaneIndex(It->second, A);
+  // The other plane of a double buffer: '1 - t % 2', '(t & 1) ^ 1' are
+  // '(t + 1) % 2' and '(t + 1) & 1' wherever the plane t selects is in
+  // the array (t % 2 not negative).
+  if (const auto *Other = dyn_cast<clang::BinaryOperator>(Bare)) {
+    const clang::Expr *Plane = nullptr;
+    if (Other->getOpcode() == clang::BO_Sub &&
+        constantValue(Other->getLHS()) == std::optional<int64_t>(1))
+      Plane = Other->getRHS();
+    else if (Other->getOpcode() == clang::BO_Xor &&
+             constantValue(Other->getRHS()) == std::optional<int64_t>(1))
+      Plane = Other->getLHS();
+    else if (Other->getOpcode() == clang::BO_Xor &&
+             constantValue(Other->getLHS()) == std::optional<int64_t>(1))
+      Plane = Other->getRHS();
+    Access Inner;
+    if (Plane && parsePlaneIndex(Plane, Inner)) {
+      if (Inner.Modulus != 2) {
+        D.error(Reject::NotDoubleBuffered, E->getSourceRange(),
+                "'1 - p' and 'p ^ 1' select the other plane of two; with "
+                "three planes write '(t + 2) % 3'");
+        return false;
+      }
+      A.TimeBase = Inner.TimeBase + AffineExpr::constant(1);
+      A.Modulus = 2;
+      A.SignedRemainder = Inner.SignedRemainder;
+      return true;
+    }
+    if (Plane)
+      return false;
+  }
+  const auto *B = dyn_cast<clang::BinaryOperator>(Bare);
   if (B && (B->getOpcode() == clang::BO_Rem || B->getOpcode() == clang::BO_And)) {
     std::optional<int64_t> M = constantValue(B->getRHS());
     bool IsRem = B->getOpcode() == clang::BO_Rem;

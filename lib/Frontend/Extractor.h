@@ -224,6 +224,10 @@ private:
     std::map<const clang::VarDecl *, int64_t> Bound;
   };
   std::map<const clang::VarDecl *, std::vector<LocalDef>> LocalTemps;
+  /// Int locals declared in the time step before its loop nest ('int cur
+  /// = t % 2, nxt = 1 - cur;'): a plane index that names one is its
+  /// initializer.
+  std::map<const clang::VarDecl *, const clang::Expr *> PlaneLocals;
   unsigned LocalPos = ~0u;
   /// The unrolled loops' iterators while a definition converts: reads of
   /// them are these constants.
