@@ -169,34 +169,19 @@ Extractor::timeStepStatements(const clang::CompoundStmt *CS) {
   return Body;
 }
 
-namespace {
-
-/// 'float lap = ...;' (Values: every declarator initialized) or 'float
-/// acc;': local float or double scalars, not pointers.
-bool localScalars(const clang::Stmt *St, bool Values) {
+bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
     return false;
   for (const clang::Decl *Dc : DS->decls()) {
     const auto *V = dyn_cast<clang::VarDecl>(Dc);
-    if (!V || !V->hasLocalStorage() || (Values && !V->getInit()) ||
-        V->getType()->isPointerType())
+    if (!V || !V->hasLocalStorage() || V->getType()->isPointerType())
       return false;
     ScalarType T = scalarTypeOf(V->getType());
     if (T != ScalarType::Float && T != ScalarType::Double)
       return false;
   }
   return true;
-}
-
-} // namespace
-
-bool an5d::frontend::isLocalTemp(const clang::Stmt *St) {
-  return localScalars(St, /*Values=*/true);
-}
-
-bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
-  return localScalars(St, /*Values=*/false);
 }
 
 /// 'int cur = t % 2, nxt = 1 - cur;': local integers, each initialized.
@@ -213,12 +198,11 @@ static bool planeLocals(const clang::Stmt *St) {
   return true;
 }
 
-size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body,
-                                bool Updates) {
+size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body) {
   unsigned Pos = 0;
   size_t K = 0;
   for (; K < Body.size(); ++K) {
-    if (Updates ? isLocalDecl(Body[K]) : isLocalTemp(Body[K])) {
+    if (isLocalDecl(Body[K])) {
       for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
         const auto *V = llvm::cast<clang::VarDecl>(Dc);
         std::vector<LocalDef> &Defs = LocalTemps[V];
@@ -227,7 +211,7 @@ size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body,
       }
       continue;
     }
-    if (!Updates || !unrollLocalUpdates(Body[K], {}, Pos))
+    if (!unrollLocalUpdates(Body[K], {}, Pos))
       break;
   }
   return K;
@@ -307,7 +291,7 @@ bool Extractor::unrollLocalUpdates(
 }
 
 /// Looks through braces holding one statement (after local scalars, see
-/// isLocalTemp). Ok is false after an error.
+/// collectLocals). Ok is false after an error.
 const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
   Ok = true;
   St = withoutOmpLoopDirectives(St);
@@ -330,7 +314,7 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
         !isa<clang::CompoundStmt>(Body.back()) &&
         !isa<clang::DeclStmt>(Body.back())) {
       std::vector<const clang::Stmt *> Before(Body.begin(), Body.end() - 1);
-      const size_t Lead = collectLocals(Before, /*Updates=*/true);
+      const size_t Lead = collectLocals(Before);
       if (Lead == Before.size())
         return Body.back();
       LocalTemps.clear();

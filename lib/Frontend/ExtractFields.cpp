@@ -295,7 +295,7 @@ bool Extractor::parseFieldNest(const clang::Stmt *St, unsigned Nest) {
   // Local scalars declared before the nest's first assignment stand for
   // their initializers (LocalTemps); checked below against the
   // assignments between them and their uses.
-  size_t Temps = collectLocals(Statements, /*Updates=*/true);
+  size_t Temps = collectLocals(Statements);
   Statements.erase(Statements.begin(), Statements.begin() + Temps);
   if (Statements.empty()) {
     D.error(Reject::NotALoopNest, Cur->getSourceRange(),

@@ -248,11 +248,11 @@ private:
   /// error at Use when V is not set before.
   std::optional<Expr> localValue(const clang::VarDecl *V,
                                  clang::SourceRange Use);
-  /// Records the locals and local assignments of Body[0 .. End) (isLocalTemp
-  /// declarations, or declarations without values and localAssignment
-  /// statements where Updates); End is where the first other statement is.
-  size_t collectLocals(const std::vector<const clang::Stmt *> &Body,
-                       bool Updates);
+  /// Records the locals and their definitions made by Body[0 .. End)
+  /// (isLocalDecl declarations, local assignments and unrolled loops around
+  /// them, unrollLocalUpdates) and returns End, where the first other
+  /// statement is.
+  size_t collectLocals(const std::vector<const clang::Stmt *> &Body);
   // Reads made while an initializer stands in for a local (their indices
   // in S.Reads), and how deep such stand-ins are nested now.
   std::set<size_t> LocalTempReads;
@@ -291,11 +291,9 @@ private:
 bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
                  const clang::VarDecl *&Src, bool &Declares);
 
-/// 'float lap = <expr>;' (several declarators allowed): local float or
-/// double scalars, each initialized, declared in a loop body. Extract.cpp.
-bool isLocalTemp(const clang::Stmt *St);
-/// 'float acc;' or isLocalTemp's: local float or double scalars, values
-/// optional.
+/// 'float lap = <expr>;' or 'float acc;' (several declarators allowed):
+/// local float or double scalars, values optional, declared in a loop
+/// body. Extract.cpp.
 bool isLocalDecl(const clang::Stmt *St);
 /// St without the OpenMP loop directives around it ('#pragma omp parallel
 /// for', 'omp simd', ...: with -fopenmp clang wraps the loop they precede
