@@ -207,7 +207,7 @@ size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body) {
         const auto *V = llvm::cast<clang::VarDecl>(Dc);
         std::vector<LocalDef> &Defs = LocalTemps[V];
         if (V->getInit())
-          Defs.push_back({Pos++, V->getInit(), false});
+          Defs.push_back({Pos++, V->getInit(), false, {}});
       }
       continue;
     }
