@@ -237,16 +237,19 @@ bool Extractor::constantLoop(const clang::ForStmt *F,
   if (!CondRef || CondRef->getDecl() != Var || !Hi)
     return false;
   const clang::Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  bool StepOne = false;
-  if (const auto *U = dyn_cast_or_null<clang::UnaryOperator>(Inc))
-    StepOne = U->isIncrementOp();
-  else if (const auto *CA = dyn_cast_or_null<clang::CompoundAssignOperator>(Inc))
-    StepOne = CA->getOpcode() == clang::BO_AddAssign &&
-              constantValue(CA->getRHS()) == std::optional<int64_t>(1);
+  std::optional<int64_t> Step;
+  if (const auto *U = dyn_cast_or_null<clang::UnaryOperator>(Inc)) {
+    if (U->isIncrementOp())
+      Step = 1;
+  } else if (const auto *CA =
+                 dyn_cast_or_null<clang::CompoundAssignOperator>(Inc)) {
+    if (CA->getOpcode() == clang::BO_AddAssign)
+      Step = constantValue(CA->getRHS());
+  }
   const int64_t Last = Cond->getOpcode() == clang::BO_LT ? *Hi - 1 : *Hi;
-  if (!StepOne || Last - *Lo >= 64)
+  if (!Step || *Step < 1 || *Step > 1024 || Last - *Lo >= 64 * *Step)
     return false;
-  for (int64_t V = *Lo; V <= Last; ++V)
+  for (int64_t V = *Lo; V <= Last; V += *Step)
     Values.push_back(V);
   return true;
 }

@@ -63,11 +63,32 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
       return toAffine(Cast->getSubExpr());
     return nonAffine("it converts a non-integer value");
   }
+  if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
+    CallFrame Frame;
+    const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/true);
+    if (!Value)
+      return std::nullopt;
+    std::optional<AffineExpr> A = toAffine(Value);
+    leaveCall(Frame);
+    if (!A)
+      D.note(Call->getSourceRange(), "in the call of '" +
+                                         Call->getDirectCallee()->getNameAsString() +
+                                         "' here");
+    return A;
+  }
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (!V || !V->getType()->isIntegerType())
       return nonAffine("'" + Ref->getNameInfo().getAsString() +
                        "' is not an integer variable");
+    // A parameter of a function being inlined: its argument.
+    if (const ParamBinding *B = paramBinding(Ref)) {
+      const ParamBinding Arg = *B;
+      if (!Arg.Arg->IgnoreParenImpCasts()->getType()->isIntegerType())
+        return nonAffine("'" + Ref->getNameInfo().getAsString() +
+                         "' is passed a value that is not an integer");
+      return atCaller(Arg, [&] { return toAffine(Arg.Arg); });
+    }
     // An unrolled loop's iterator (unrollLocalUpdates): a constant here.
     if (auto B = BoundConstants.find(V); B != BoundConstants.end())
       return AffineExpr::constant(B->second);
@@ -146,6 +167,11 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
 
 bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
   const clang::Expr *Bare = E->IgnoreParenImpCasts();
+  // An int parameter of a function being inlined: its argument.
+  if (const ParamBinding *B = paramBinding(Bare)) {
+    const ParamBinding Arg = *B;
+    return atCaller(Arg, [&] { return parsePlaneIndex(Arg.Arg, A); });
+  }
   // An int local of the time step ('int nxt = 1 - t % 2;'): its value.
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(Bare))
     if (auto It = PlaneLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
@@ -335,7 +361,7 @@ bool Extractor::parseAccess(const clang::Expr *E, Access &A, bool IsWrite) {
   const clang::Expr *Base = E->IgnoreParens();
   while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base)) {
     Indices.insert(Indices.begin(), Sub->getIdx());
-    Base = Sub->getBase()->IgnoreParenImpCasts();
+    Base = throughParams(Sub->getBase());
   }
   const auto *Ref = dyn_cast<clang::DeclRefExpr>(Base);
   const auto *V = Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;

@@ -110,6 +110,10 @@ std::optional<int64_t> Extractor::boundValue(const clang::Expr *E) {
   E = E->IgnoreParenImpCasts();
   if (std::optional<int64_t> C = constantValue(E))
     return C;
+  if (const ParamBinding *B = paramBinding(E)) {
+    const ParamBinding Arg = *B;
+    return atCaller(Arg, [&] { return boundValue(Arg.Arg); });
+  }
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
     auto It = BoundConstants.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
     if (It != BoundConstants.end())

@@ -518,7 +518,7 @@ bool Extractor::parseFieldAccess(const clang::Expr *E, const clang::VarDecl *V,
   for (size_t Dm = 0; NamesEveryLoop && Dm < S.Space.size(); ++Dm) {
     bool Named = false;
     for (const auto &[Var, Iter] : Iterators)
-      Named = Named || (Iter == S.Space[Dm].Iter && readsVar(Indices[0], Var));
+      Named = Named || (Iter == S.Space[Dm].Iter && namesVar(Indices[0], Var));
     NamesEveryLoop = Named;
   }
   const bool Flat = isFlatPointer(V) && Indices.size() == 1 &&

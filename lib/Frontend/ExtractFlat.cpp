@@ -55,16 +55,26 @@ bool Extractor::isFlatPointer(const clang::VarDecl *V) {
   return T == ScalarType::Float || T == ScalarType::Double;
 }
 
+/// Through reads what E stands for when E is a parameter or a call of an
+/// inlined function (Handled set), Poly the polynomial of another expression.
+using ThroughFn = std::function<std::optional<Polynomial>(const clang::Expr *,
+                                                          bool &Handled)>;
+
 /// The index as a polynomial over the iterators and parameters; nullopt
-/// (reported) for anything but + - * on integers.
+/// (Why and Where set) for anything but + - * on integers.
 static std::optional<Polynomial>
 toPolynomial(const clang::Expr *E,
              const std::function<std::optional<std::string>(
                  const clang::DeclRefExpr *)> &Symbol,
              const std::function<std::optional<int64_t>(const clang::Expr *)>
                  &Constant,
-             std::string &Why, const clang::Expr *&Where) {
+             const ThroughFn &Through, std::string &Why,
+             const clang::Expr *&Where) {
   E = E->IgnoreParens();
+  bool Handled = false;
+  std::optional<Polynomial> Inlined = Through(E, Handled);
+  if (Handled)
+    return Inlined;
   if (std::optional<int64_t> C = Constant(E)) {
     Polynomial P;
     addTo(P, {}, *C);
@@ -78,7 +88,7 @@ toPolynomial(const clang::Expr *E,
   if (const auto *Cast = dyn_cast<clang::CastExpr>(E)) {
     if (Cast->getType()->isIntegerType() &&
         Cast->getSubExpr()->getType()->isIntegerType())
-      return toPolynomial(Cast->getSubExpr(), Symbol, Constant, Why, Where);
+      return toPolynomial(Cast->getSubExpr(), Symbol, Constant, Through, Why, Where);
     return fail("it converts a non-integer value");
   }
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
@@ -96,7 +106,7 @@ toPolynomial(const clang::Expr *E,
                   clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
                   "'");
     std::optional<Polynomial> P =
-        toPolynomial(U->getSubExpr(), Symbol, Constant, Why, Where);
+        toPolynomial(U->getSubExpr(), Symbol, Constant, Through, Why, Where);
     if (P && U->getOpcode() == clang::UO_Minus)
       for (auto &[M, C] : *P)
         C = -C;
@@ -108,11 +118,11 @@ toPolynomial(const clang::Expr *E,
     return fail(B ? "it uses operator '" + B->getOpcodeStr().str() + "'"
                   : std::string("it is not integer arithmetic"));
   std::optional<Polynomial> L =
-      toPolynomial(B->getLHS(), Symbol, Constant, Why, Where);
+      toPolynomial(B->getLHS(), Symbol, Constant, Through, Why, Where);
   if (!L)
     return std::nullopt;
   std::optional<Polynomial> R =
-      toPolynomial(B->getRHS(), Symbol, Constant, Why, Where);
+      toPolynomial(B->getRHS(), Symbol, Constant, Through, Why, Where);
   if (!R)
     return std::nullopt;
   Polynomial P;
@@ -179,8 +189,37 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   auto Constant = [&](const clang::Expr *E) { return constantValue(E); };
   std::string Why;
   const clang::Expr *Where = Index;
-  std::optional<Polynomial> P =
-      toPolynomial(Index, Symbol, Constant, Why, Where);
+  bool Reported = false;
+  std::function<std::optional<Polynomial>(const clang::Expr *)> Poly;
+  // Parameters and calls of inlined functions ('in[idx(i, j)]').
+  ThroughFn Through = [&](const clang::Expr *E,
+                          bool &Handled) -> std::optional<Polynomial> {
+    Handled = true;
+    if (const ParamBinding *B = paramBinding(E)) {
+      const ParamBinding Arg = *B;
+      if (Arg.Arg->IgnoreParenImpCasts()->getType()->isIntegerType())
+        return atCaller(Arg, [&] { return Poly(Arg.Arg); });
+    }
+    if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
+      CallFrame Frame;
+      const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/true);
+      if (!Value) {
+        Reported = true;
+        return std::nullopt;
+      }
+      std::optional<Polynomial> P = Poly(Value);
+      leaveCall(Frame);
+      return P;
+    }
+    Handled = false;
+    return std::nullopt;
+  };
+  Poly = [&](const clang::Expr *E) {
+    return toPolynomial(E, Symbol, Constant, Through, Why, Where);
+  };
+  std::optional<Polynomial> P = Poly(Index);
+  if (!P && Reported)
+    return false;
   if (!P)
     return refuse(Where->getSourceRange(), "is not integer arithmetic: " + Why);
   // Loops nested in another order than the index's rows ('for j for i:

@@ -117,14 +117,10 @@ std::optional<Expr> Extractor::scalarRef(const clang::DeclRefExpr *Ref) {
 std::optional<Expr> Extractor::callExpr(const clang::CallExpr *Call) {
   const clang::FunctionDecl *F = Call->getDirectCallee();
   std::string Name = F ? F->getName().str() : std::string("<indirect>");
+  // Any other function: its body, if the program has one that is pure.
   if (!F || !isPureMathFunction(Name) || F->isVariadic() ||
-      F->getNumParams() != Call->getNumArgs()) {
-    D.error(Reject::ImpureCall, Call->getSourceRange(),
-            "call to '" + Name + "', which an5dc does not know to be pure; "
-                "the update may call math functions such as sqrt, fabs, exp, "
-                "pow, fmin and fmax (and their float forms sqrtf, ...)");
-    return std::nullopt;
-  }
+      F->getNumParams() != Call->getNumArgs())
+    return inlinedCall(Call);
   Expr E;
   E.K = Expr::Call;
   E.Type = scalarTypeOf(Call->getType());
@@ -168,8 +164,11 @@ std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
   }
   const unsigned Saved = LocalPos;
   LocalPos = Def->Pos;
-  std::map<const clang::VarDecl *, int64_t> SavedBound =
-      std::exchange(BoundConstants, Def->Bound);
+  // The definition's unrolled iterators over those in force: the others
+  // (a caller's, around an inlined call) stay readable through arguments.
+  std::map<const clang::VarDecl *, int64_t> SavedBound = BoundConstants;
+  for (const auto &[Var, Value] : Def->Bound)
+    BoundConstants[Var] = Value;
   ++InLocalTemp;
   std::optional<Expr> Value;
   const auto *Assign =
@@ -255,7 +254,7 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     const clang::Expr *Base = CE;
     while (const auto *Sub = dyn_cast<clang::ArraySubscriptExpr>(Base)) {
       Indices.insert(Indices.begin(), Sub->getIdx());
-      Base = Sub->getBase()->IgnoreParenImpCasts();
+      Base = throughParams(Sub->getBase());
     }
     const auto *BaseRef = dyn_cast<clang::DeclRefExpr>(Base);
     const auto *BaseVar =
@@ -276,6 +275,10 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(CE)) {
     // A local scalar: its initializer as C evaluates it, rounded to the
     // local's type ('(float)(...)'), read afresh at each use.
+    // A parameter of a function being inlined: its argument.
+    if (const ParamBinding *B = paramBinding(Ref))
+      return paramValue(llvm::cast<clang::ParmVarDecl>(Ref->getDecl()), *B,
+                        Ref->getSourceRange());
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (V && LocalTemps.count(V))
       return localValue(V, Ref->getSourceRange());

@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace an5d {
@@ -168,6 +169,59 @@ private:
   std::optional<Expr> coefRead(const clang::Expr *E, const clang::VarDecl *V,
                                const std::vector<const clang::Expr *> &Indices);
 
+  // User functions the update calls, inlined (ExtractInline.cpp). A
+  // parameter of a call being read stands for its argument, read where the
+  // call stands: in the caller's LocalPos and with the caller's calls open.
+  struct ParamBinding {
+    const clang::Expr *Arg;
+    unsigned CallerPos;
+    std::vector<const clang::FunctionDecl *> CallerCalls;
+  };
+  /// What enterCall replaced, for leaveCall to put back.
+  struct CallFrame {
+    std::vector<std::pair<const clang::ParmVarDecl *,
+                          std::optional<ParamBinding>>> Saved;
+    unsigned SavedPos = 0;
+  };
+  std::map<const clang::ParmVarDecl *, ParamBinding> ParamArgs;
+  std::vector<const clang::FunctionDecl *> OpenCalls; // being inlined now
+  std::set<const clang::FunctionDecl *> BodiesRead;   // locals recorded
+  /// The expression the user function Call calls returns, its parameters
+  /// bound to Call's arguments and its locals recorded (LocalTemps), or
+  /// nullptr after reporting why it cannot be inlined. Integer: the call
+  /// is in an index or bound, where the body must be one return of an
+  /// integer. A non-null result is paired with leaveCall(Frame).
+  const clang::Expr *enterCall(const clang::CallExpr *Call, CallFrame &Frame,
+                               bool Integer);
+  void leaveCall(CallFrame &Frame);
+  /// The binding of E, a reference to a parameter of a call being inlined;
+  /// nullptr for any other expression.
+  const ParamBinding *paramBinding(const clang::Expr *E) const;
+  /// E without parentheses and implicit casts, array and pointer parameters
+  /// of calls being inlined replaced by their arguments ('a' -> 'A[t % 2]').
+  const clang::Expr *throughParams(const clang::Expr *E) const;
+  /// Runs Read (an evaluation of B's argument) where B's call stands.
+  template <typename F> auto atCaller(const ParamBinding &B, F Read) {
+    const unsigned Pos = std::exchange(LocalPos, B.CallerPos);
+    std::vector<const clang::FunctionDecl *> Calls =
+        std::exchange(OpenCalls, B.CallerCalls);
+    auto R = Read();
+    LocalPos = Pos;
+    OpenCalls = std::move(Calls);
+    return R;
+  }
+  /// The value of Call to a user function as C computes it: the returned
+  /// expression, its parameters replaced by the arguments converted to
+  /// their types, converted to the function's return type.
+  std::optional<Expr> inlinedCall(const clang::CallExpr *Call);
+  /// The value of parameter P read at Use: its argument converted to P's
+  /// type.
+  std::optional<Expr> paramValue(const clang::ParmVarDecl *P,
+                                 const ParamBinding &B, clang::SourceRange Use);
+  /// E (an integer expression) names V, through the parameters of calls
+  /// being inlined.
+  bool namesVar(const clang::Expr *E, const clang::VarDecl *V) const;
+
   // The update expression (ExtractUpdate.cpp).
   bool parseAssignment(const clang::Stmt *Body);
   std::optional<Expr> toExpr(const clang::Expr *E);
@@ -232,8 +286,9 @@ private:
   /// The unrolled loops' iterators while a definition converts: reads of
   /// them are these constants.
   std::map<const clang::VarDecl *, int64_t> BoundConstants;
-  /// 'for (int r = lo; r <= hi; r++)' (also '<', '++r', 'r += 1') with
-  /// integer constants lo and hi and r declared there: r and its values.
+  /// 'for (int r = lo; r <= hi; r++)' (also '<', '++r', 'r += s') with
+  /// integer constants lo, hi and s > 0 and r declared there: r and its
+  /// values.
   /// Up to 64 iterations, since an unrolled loop is written out that many
   /// times.
   bool constantLoop(const clang::ForStmt *F, const clang::VarDecl *&Var,

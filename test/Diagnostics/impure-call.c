@@ -11,4 +11,4 @@ void run(int T, int n, int m, float (*A)[n][m]) {
 #pragma endscop
 }
 
-// CHECK: impure-call.c:10:49: error: call to 'rand', which an5dc does not know to be pure; the update may call math functions such as sqrt, fabs, exp, pow, fmin and fmax (and their float forms sqrtf, ...) [impure-call]
+// CHECK: impure-call.c:10:49: error: call to 'rand', which an5dc does not know to be pure; the update may call math functions such as sqrt, fabs, exp, pow, fmin and fmax (and their float forms sqrtf, ...), and functions defined in the program whose body is float or double locals and a return [impure-call]

@@ -1,0 +1,209 @@
+//===- ExtractInline.cpp - User functions the update calls ----------------===//
+//
+// A function of the program the update calls ('static inline float lap(float
+// (*a)[m], int i, int j) { return a[i - 1][j] + ...; }') is read as if its
+// body stood at the call: every parameter stands for its argument, read where
+// the call stands. A scalar parameter is its argument converted to the
+// parameter's type, as C passes it; an array or pointer parameter is the
+// argument's array, so that 'a[i - 1][j]' with 'a' bound to 'A[t % 2]' is
+// 'A[t % 2][i - 1][j]'. The body may hold float and double locals, updates
+// of them (also in loops with constant bounds) and one return at the end:
+// such a function is pure, and what it returns is an expression of its
+// arguments.
+//
+//===----------------------------------------------------------------------===//
+#include "Extractor.h"
+
+#include <algorithm>
+
+using namespace an5d;
+using namespace an5d::frontend;
+using clang::dyn_cast;
+using clang::isa;
+using llvm::dyn_cast_or_null;
+
+const Extractor::ParamBinding *
+Extractor::paramBinding(const clang::Expr *E) const {
+  const auto *Ref = dyn_cast<clang::DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *P = Ref ? dyn_cast<clang::ParmVarDecl>(Ref->getDecl()) : nullptr;
+  auto It = P ? ParamArgs.find(P) : ParamArgs.end();
+  return It == ParamArgs.end() ? nullptr : &It->second;
+}
+
+const clang::Expr *Extractor::throughParams(const clang::Expr *E) const {
+  E = E->IgnoreParenImpCasts();
+  while (const ParamBinding *B = paramBinding(E)) {
+    clang::QualType T = E->getType();
+    if (!T->isPointerType() && !T->isArrayType())
+      break;
+    E = B->Arg->IgnoreParenImpCasts();
+  }
+  return E;
+}
+
+bool Extractor::namesVar(const clang::Expr *E, const clang::VarDecl *V) const {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
+    if (Ref->getDecl() == V)
+      return true;
+    const ParamBinding *B = paramBinding(E);
+    return B && namesVar(B->Arg, V);
+  }
+  for (const clang::Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<clang::Expr>(C))
+      if (namesVar(CE, V))
+        return true;
+  return false;
+}
+
+const clang::Expr *Extractor::enterCall(const clang::CallExpr *Call,
+                                        CallFrame &Frame, bool Integer) {
+  const clang::FunctionDecl *Callee = Call->getDirectCallee();
+  const clang::FunctionDecl *F = Callee ? Callee->getDefinition() : nullptr;
+  const std::string Name =
+      Callee ? Callee->getNameAsString() : std::string("<indirect>");
+  if (!F || !F->hasBody()) {
+    D.error(Reject::ImpureCall, Call->getSourceRange(),
+            "call to '" + Name + "', which an5dc does not know to be pure; "
+                "the update may call math functions such as sqrt, fabs, exp, "
+                "pow, fmin and fmax (and their float forms sqrtf, ...), and "
+                "functions defined in the program whose body is float or "
+                "double locals and a return");
+    return nullptr;
+  }
+  if (F->isVariadic() || F->getNumParams() != Call->getNumArgs()) {
+    D.error(Reject::ImpureCall, Call->getSourceRange(),
+            "'" + Name + "' takes a variable number of arguments; an5dc "
+            "inlines functions with a fixed parameter list");
+    return nullptr;
+  }
+  if (llvm::is_contained(OpenCalls, F)) {
+    D.error(Reject::ImpureCall, Call->getSourceRange(),
+            "'" + Name + "' calls itself; an5dc inlines the functions the "
+            "update calls, so they may not be recursive");
+    return nullptr;
+  }
+  const auto *Body = dyn_cast<clang::CompoundStmt>(F->getBody());
+  std::vector<const clang::Stmt *> Sts;
+  if (Body)
+    for (const clang::Stmt *St : Body->body())
+      if (!isa<clang::NullStmt>(St))
+        Sts.push_back(St);
+  const auto *Ret = Sts.empty() ? nullptr
+                                : dyn_cast<clang::ReturnStmt>(Sts.back());
+  const clang::Expr *Value = Ret ? Ret->getRetValue() : nullptr;
+  const clang::Stmt *Bad = Value ? nullptr : (Sts.empty() ? Body : Sts.back());
+  if (Value && Integer) {
+    if (Sts.size() != 1 || !F->getReturnType()->isIntegerType())
+      Bad = Sts.front();
+  } else if (Value && !BodiesRead.count(F)) {
+    // The locals of the body, recorded once: every call reads the same
+    // definitions, its parameters bound anew.
+    Sts.pop_back();
+    const size_t End = collectLocals(Sts);
+    if (End < Sts.size())
+      Bad = Sts[End];
+    else
+      BodiesRead.insert(F);
+  }
+  if (Bad) {
+    D.error(Reject::ImpureCall, Bad->getSourceRange(),
+            Integer ? "an5dc inlines a function called in an index when its "
+                      "body is one 'return' of an integer expression"
+                    : "an5dc inlines a function the update calls when its "
+                      "body is float or double locals, assignments to them "
+                      "(also in loops with constant bounds) and one "
+                      "'return' at the end");
+    D.note(Call->getSourceRange(), "'" + Name + "' is called here");
+    return nullptr;
+  }
+  for (unsigned I = 0; I < F->getNumParams(); ++I) {
+    const clang::ParmVarDecl *P = F->getParamDecl(I);
+    auto It = ParamArgs.find(P);
+    Frame.Saved.emplace_back(P, It == ParamArgs.end()
+                                    ? std::nullopt
+                                    : std::optional<ParamBinding>(It->second));
+  }
+  // Bound only once all are saved: an argument may name a parameter of
+  // the same function in an enclosing call ('f(f(x))' reads x there).
+  for (unsigned I = 0; I < F->getNumParams(); ++I)
+    ParamArgs[F->getParamDecl(I)] = {Call->getArg(I), LocalPos, OpenCalls};
+  OpenCalls.push_back(F);
+  Frame.SavedPos = std::exchange(LocalPos, ~0u);
+  return Value;
+}
+
+void Extractor::leaveCall(CallFrame &Frame) {
+  for (auto &[P, Old] : Frame.Saved) {
+    if (Old)
+      ParamArgs[P] = *Old;
+    else
+      ParamArgs.erase(P);
+  }
+  OpenCalls.pop_back();
+  LocalPos = Frame.SavedPos;
+}
+
+namespace {
+
+/// Inner converted to T ('(T)(inner)'), or parenthesized when it has T.
+Expr convertedTo(Expr Inner, ScalarType T, clang::SourceRange Range) {
+  Expr P;
+  P.K = Expr::Paren;
+  P.Type = Inner.Type;
+  P.Range = Range;
+  P.Args.push_back(std::move(Inner));
+  if (P.Type == T)
+    return P;
+  Expr C;
+  C.K = Expr::Cast;
+  C.Type = T;
+  C.Range = Range;
+  C.Text = scalarTypeName(T);
+  C.Args.push_back(std::move(P));
+  return C;
+}
+
+} // namespace
+
+std::optional<Expr> Extractor::paramValue(const clang::ParmVarDecl *P,
+                                          const ParamBinding &B,
+                                          clang::SourceRange Use) {
+  const ScalarType T = scalarTypeOf(P->getType());
+  if (T == ScalarType::Other) {
+    D.error(Reject::UnsupportedExpr, Use,
+            "parameter '" + P->getName().str() + "' is not a number; read "
+            "the elements of an array parameter ('" + P->getName().str() +
+            "[i][j]')");
+    return std::nullopt;
+  }
+  std::optional<Expr> V = atCaller(B, [&] { return toExpr(B.Arg); });
+  if (!V)
+    return std::nullopt;
+  return convertedTo(std::move(*V), T, Use);
+}
+
+std::optional<Expr> Extractor::inlinedCall(const clang::CallExpr *Call) {
+  const ScalarType T = scalarTypeOf(Call->getType());
+  CallFrame Frame;
+  const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/false);
+  if (!Value)
+    return std::nullopt;
+  const std::string Name = Call->getDirectCallee()->getNameAsString();
+  std::optional<Expr> V;
+  if (T == ScalarType::Float || T == ScalarType::Double ||
+      T == ScalarType::Int)
+    V = toExpr(Value);
+  else
+    D.error(Reject::ImpureCall, Call->getSourceRange(),
+            "'" + Name + "' returns '" + Call->getType().getAsString() +
+                "'; an5dc inlines functions that return a number");
+  leaveCall(Frame);
+  if (!V) {
+    D.note(Call->getSourceRange(), "in the call of '" + Name + "' here");
+    return std::nullopt;
+  }
+  return convertedTo(std::move(*V), T, Call->getSourceRange());
+}
