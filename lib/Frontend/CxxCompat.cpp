@@ -38,7 +38,14 @@ public:
         continue;
       std::string Name = P->getName().str();
       std::string Untyped = "an5d_vla_" + Name;
-      replace(R, "void *" + (F->doesThisDeclarationHaveABody() ? Untyped : Name));
+      // Rows of const elements take const arrays, which C++ does not
+      // convert to 'void *'.
+      clang::QualType Pointee = P->getType()->isPointerType()
+                                    ? P->getType()->getPointeeType()
+                                    : P->getType();
+      const bool Const = Ctx.getBaseElementType(Pointee).isConstQualified();
+      replace(R, std::string(Const ? "const void *" : "void *") +
+                     (F->doesThisDeclarationHaveABody() ? Untyped : Name));
       if (!Name.empty())
         Views += " " + typed(P->getType(), Name) + " = (" +
                  typed(P->getType().getUnqualifiedType(), "") + ")" +
