@@ -47,6 +47,8 @@ struct DeviceSpec : Target {
   /// Calibrated: the same for the 2D (and 1D) kernels in float, fitted
   /// apart (double keeps OverheadInstr until a double sweep refits it).
   double OverheadInstr2DFloat = 0;
+  /// Calibrated: the same for the 3D scalar kernels in float.
+  double OverheadInstr3DFloat = 0;
   /// Calibrated: the same for the vector-cell kernel (--kvec), per cell:
   /// a thread's vector of cells shares one address, test and copy.
   double VectorOverheadInstr = 0;

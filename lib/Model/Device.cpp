@@ -24,6 +24,11 @@ constexpr double CalibratedEdge2DFloat = 2.0;
 /// the sweep above: with the global-memory time fully hidden the model put
 /// bT 2-3 first where bT 4-8 measured up to 16% faster.
 constexpr double CalibratedGlobalExposed2DFloat = 0.3;
+/// The 3D scalar kernels in float, fitted on 2026-11-29 to a sweep of
+/// j3d27pt, box3d1r and box3d4r at 512^3 (h200-2026-11-29-model-3d-sweep-*.csv):
+/// with the figure above the model underrated every degree above 1 by
+/// 1.2-1.4x and put j3d27pt's bT 1 first at 0.64 of the best.
+constexpr double CalibratedOverhead3DFloat = 10.0;
 /// Fitted the same day to gradient2d float's degrees 4-7 (2 cells): its
 /// degree-7 loop (126 KB of SASS) ran 0.7x the degree-6 one.
 constexpr double CalibratedCodeBudget2DFloat = 64.0 * 1024;
@@ -58,6 +63,7 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.HostLinkGBs = HostLink;
   D.OverheadInstr = CalibratedOverhead;
   D.OverheadInstr2DFloat = CalibratedOverhead2DFloat;
+  D.OverheadInstr3DFloat = CalibratedOverhead3DFloat;
   D.EdgeSlowdown2DFloat = CalibratedEdge2DFloat;
   D.GlobalExposed2DFloat = CalibratedGlobalExposed2DFloat;
   D.CodeBudget2DFloat = CalibratedCodeBudget2DFloat;

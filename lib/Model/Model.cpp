@@ -433,7 +433,10 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                    : 0.0;
     double SharedLoads = Computed * sharedLoadsPerCell(A, P);
     R.SharedBytes = (SharedStores + SharedLoads) * Word;
-    double Overhead = Float2D ? D.OverheadInstr2DFloat : D.OverheadInstr;
+    double Overhead = Float2D ? D.OverheadInstr2DFloat
+                      : P.Dims == 3 && P.Elem == ElemType::Float
+                          ? D.OverheadInstr3DFloat
+                          : D.OverheadInstr;
     R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
                      SharedLoads +
                      SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
@@ -632,6 +635,13 @@ std::vector<Prediction> an5d::rankConfigurations(
     if (!makePlan(S, A, O, P))
       Out.push_back(predictWith(A, P, Size, D, Ops));
   };
+  // 3D blocks whose rows are narrower than a 128-byte line (16 floats):
+  // half-warp rows measured 0.60-0.82 of the predictions at 512^3 and were
+  // never the best (float, h200-2026-11-29-model-3d-sweep-*.csv).
+  if (Dims == 3 && !C.BS)
+    llvm::erase_if(Blocks, [&](const std::vector<int64_t> &BS) {
+      return BS[0] * int64_t(elemTypeBytes(S.Elem)) < 128;
+    });
   if (C.VecK.value_or(1) == 1)
     for (const std::vector<int64_t> &BS : Blocks)
       for (int64_t Cells : CellCounts)

@@ -147,28 +147,33 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   }
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
-    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D]]]: the
-    // last three for 2D float; without them OVERHEAD and EDGE serve it too
-    // (and the device's exposed global-memory fraction stays).
+    // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D[,
+    // OVERHEAD_3D]]]]: the 2D float figures, then the 3D float overhead;
+    // without them OVERHEAD and EDGE serve there too (and the device's
+    // exposed global-memory fraction stays).
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
-    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 7 ||
+    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 8 ||
                Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
                Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
                Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
     Calibrated.OverheadInstr2DFloat = Calibrated.OverheadInstr;
+    Calibrated.OverheadInstr3DFloat = Calibrated.OverheadInstr;
     Calibrated.EdgeSlowdown2DFloat = Calibrated.EdgeSlowdown;
     if (!Bad && Parts.size() >= 4)
       Bad = Parts[3].getAsDouble(Calibrated.VectorOverheadInstr);
     if (!Bad && Parts.size() >= 6)
       Bad = Parts[4].getAsDouble(Calibrated.OverheadInstr2DFloat) ||
             Parts[5].getAsDouble(Calibrated.EdgeSlowdown2DFloat);
-    if (!Bad && Parts.size() == 7)
+    if (!Bad && Parts.size() >= 7)
       Bad = Parts[6].getAsDouble(Calibrated.GlobalExposed2DFloat);
+    if (!Bad && Parts.size() == 8)
+      Bad = Parts[7].getAsDouble(Calibrated.OverheadInstr3DFloat);
     if (Bad) {
       llvm::errs() << "an5dc: error: --model-calibration takes three, four, "
-                      "six or seven numbers, e.g. 24,12,3 or 24,12,3,6 or "
-                      "16,8,3,8,12,2 or 16,8,3,8,12,2,0.5\n";
+                      "six, seven or eight numbers, e.g. 24,12,3 or 24,12,3,6 "
+                      "or 16,8,3,8,12,2 or 16,8,3,8,12,2,0.5 or "
+                      "16,8,3,8,12,2,0.5,12\n";
       return false;
     }
   }

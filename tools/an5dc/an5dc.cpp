@@ -175,9 +175,12 @@ cl::opt<std::string> Calibration(
     cl::desc("Override the device's calibrated model figures: overhead "
              "instructions per cell and level, barrier cycles per warp, "
              "edge-block slowdown[, the vector-cell kernel's overhead per "
-             "cell[, the 2D float kernels' overhead and edge slowdown]] (for "
-             "calibration runs, docs/model.md)"),
-    cl::value_desc("OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D]]"), cl::Hidden, cl::cat(Category));
+             "cell[, the 2D float kernels' overhead and edge slowdown[, "
+             "their exposed global-memory share[, the 3D float kernels' "
+             "overhead]]]] (for calibration runs, docs/model.md)"),
+    cl::value_desc("OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,"
+                   "EXPOSED_2D[,OVERHEAD_3D]]]]"),
+    cl::Hidden, cl::cat(Category));
 
 cl::opt<DumpStage> Dump(
     "dump", cl::desc("Print a stage's result and stop"),
