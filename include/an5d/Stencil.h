@@ -136,8 +136,10 @@ struct CoefAccess {
 /// emitter can reproduce C's arithmetic (e.g. sqrt on a float argument).
 struct Expr {
   /// Time: the time loop's iterator as a value (its step as written).
+  /// Select: 'c ? a : b' (Args c, a, b); comparisons and '&&', '||', '!'
+  /// are Binary and Unary nodes of type Int.
   enum Kind { Read, CoefRead, Time, Scalar, Literal, Paren, Unary, Binary,
-              Call, Cast };
+              Call, Cast, Select };
   Kind K = Literal;
   ScalarType Type = ScalarType::Double;
   /// Literal: its spelling; Scalar: the name; Unary/Binary: the operator;

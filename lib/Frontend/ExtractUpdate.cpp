@@ -223,9 +223,10 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
   auto unsupported = [&](const std::string &What) -> std::optional<Expr> {
     D.error(Reject::UnsupportedExpr, CE->getSourceRange(),
             What + " is not supported in the update; an5dc handles + - * /, "
-                   "unary minus, casts, parentheses, literals, numeric "
-                   "variables, reads of the stencil array and of read-only "
-                   "coefficient arrays, and math calls");
+                   "unary minus, comparisons, '&&', '||', '!', 'c ? a : b', "
+                   "casts, parentheses, literals, numeric variables, reads "
+                   "of the stencil array and of read-only coefficient "
+                   "arrays, and math calls");
     return std::nullopt;
   };
   // Ranges come from the operands: clang finds a binary operator's start by
@@ -293,7 +294,8 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     return scalarRef(Ref);
   }
   if (const auto *U = dyn_cast<clang::UnaryOperator>(CE)) {
-    if (U->getOpcode() != clang::UO_Minus && U->getOpcode() != clang::UO_Plus)
+    if (U->getOpcode() != clang::UO_Minus && U->getOpcode() != clang::UO_Plus &&
+        U->getOpcode() != clang::UO_LNot)
       return unsupported("operator '" +
                          clang::UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
                          "'");
@@ -308,8 +310,9 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
   }
   if (const auto *B = dyn_cast<clang::BinaryOperator>(CE)) {
     clang::BinaryOperatorKind Op = B->getOpcode();
+    // Comparisons and logical operators feed the conditional operator.
     if (Op != clang::BO_Add && Op != clang::BO_Sub && Op != clang::BO_Mul &&
-        Op != clang::BO_Div)
+        Op != clang::BO_Div && !B->isComparisonOp() && !B->isLogicalOp())
       return unsupported("operator '" + B->getOpcodeStr().str() + "'");
     std::optional<Expr> L = toExpr(B->getLHS());
     if (!L)
@@ -338,8 +341,23 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     E.Args.push_back(std::move(*Sub));
     return E;
   }
-  if (isa<clang::ConditionalOperator>(CE))
-    return unsupported("the conditional operator '?:'");
+  if (const auto *C = dyn_cast<clang::ConditionalOperator>(CE)) {
+    // 'c ? a : b': pure operands, so the select C makes is the value.
+    std::optional<Expr> Cond = toExpr(C->getCond());
+    std::optional<Expr> Then = Cond ? toExpr(C->getTrueExpr()) : std::nullopt;
+    std::optional<Expr> Else = Then ? toExpr(C->getFalseExpr()) : std::nullopt;
+    if (!Else)
+      return std::nullopt;
+    if (E.Type == ScalarType::Other)
+      return unsupported("a conditional of type '" +
+                         C->getType().getAsString() + "'");
+    E.K = Expr::Select;
+    E.Range = clang::SourceRange(Cond->Range.getBegin(), Else->Range.getEnd());
+    E.Args.push_back(std::move(*Cond));
+    E.Args.push_back(std::move(*Then));
+    E.Args.push_back(std::move(*Else));
+    return E;
+  }
   return unsupported("this expression");
 }
 

@@ -201,9 +201,24 @@ static void printExprTo(const Expr &E, const ExprSpelling &Spell,
         return;
       }
     }
-    printExprTo(E.Args[0], Spell, Out, E.Type == ScalarType::Double);
-    Out += " " + E.Text + " ";
+    {
+      // A comparison computes in its operands' common type, a logical
+      // operator on truth values.
+      bool Wide = E.Type == ScalarType::Double;
+      if (E.Type == ScalarType::Int && E.Text != "&&" && E.Text != "||")
+        Wide = E.Args[0].Type == ScalarType::Double ||
+               E.Args[1].Type == ScalarType::Double;
+      printExprTo(E.Args[0], Spell, Out, Wide);
+      Out += " " + E.Text + " ";
+      printExprTo(E.Args[1], Spell, Out, Wide);
+    }
+    return;
+  case Expr::Select:
+    printExprTo(E.Args[0], Spell, Out);
+    Out += " ? ";
     printExprTo(E.Args[1], Spell, Out, E.Type == ScalarType::Double);
+    Out += " : ";
+    printExprTo(E.Args[2], Spell, Out, E.Type == ScalarType::Double);
     return;
   case Expr::Call: {
     const Expr *Operand = nullptr;

@@ -91,6 +91,13 @@ CellOps opsOf(const Expr &E) {
     else
       M.OTHER += 1;
     break;
+  case Expr::Select:
+    M.OTHER += 1;
+    break;
+  case Expr::Unary:
+    if (E.Text == "!")
+      M.OTHER += 1;
+    break;
   default:
     break; // parentheses, casts, negation: folded into neighbours
   }
