@@ -198,22 +198,24 @@ static bool planeLocals(const clang::Stmt *St) {
   return true;
 }
 
+bool Extractor::collectLocal(const clang::Stmt *St, unsigned &Pos) {
+  if (isLocalDecl(St)) {
+    for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(St)->decls()) {
+      const auto *V = llvm::cast<clang::VarDecl>(Dc);
+      std::vector<LocalDef> &Defs = LocalTemps[V];
+      if (V->getInit())
+        Defs.push_back({Pos++, V->getInit(), false, {}});
+    }
+    return true;
+  }
+  return unrollLocalUpdates(St, {}, Pos);
+}
+
 size_t Extractor::collectLocals(const std::vector<const clang::Stmt *> &Body) {
   unsigned Pos = 0;
   size_t K = 0;
-  for (; K < Body.size(); ++K) {
-    if (isLocalDecl(Body[K])) {
-      for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
-        const auto *V = llvm::cast<clang::VarDecl>(Dc);
-        std::vector<LocalDef> &Defs = LocalTemps[V];
-        if (V->getInit())
-          Defs.push_back({Pos++, V->getInit(), false, {}});
-      }
-      continue;
-    }
-    if (!unrollLocalUpdates(Body[K], {}, Pos))
-      break;
-  }
+  while (K < Body.size() && collectLocal(Body[K], Pos))
+    ++K;
   return K;
 }
 
@@ -256,12 +258,24 @@ bool Extractor::constantLoop(const clang::ForStmt *F,
 
 bool Extractor::unrollLocalUpdates(
     const clang::Stmt *St, const std::map<const clang::VarDecl *, int64_t> &Bound,
-    unsigned &Pos) {
+    unsigned &Pos, const CondList &Conds) {
   if (const auto *CS = dyn_cast<clang::CompoundStmt>(St)) {
     for (const clang::Stmt *C : CS->body())
-      if (!isa<clang::NullStmt>(C) && !unrollLocalUpdates(C, Bound, Pos))
+      if (!isa<clang::NullStmt>(C) && !unrollLocalUpdates(C, Bound, Pos, Conds))
         return false;
     return true;
+  }
+  // 'if (c) x = a; else x = b;': each assignment holds where its branch's
+  // conditions do (a select of the value before).
+  if (const auto *If = dyn_cast<clang::IfStmt>(St)) {
+    if (If->getInit() || If->getConditionVariable())
+      return false;
+    CondList Then = Conds, Else = Conds;
+    Then.push_back({If->getCond(), false});
+    Else.push_back({If->getCond(), true});
+    return unrollLocalUpdates(If->getThen(), Bound, Pos, Then) &&
+           (!If->getElse() ||
+            unrollLocalUpdates(If->getElse(), Bound, Pos, Else));
   }
   if (const auto *F = dyn_cast<clang::ForStmt>(St)) {
     const clang::VarDecl *Var = nullptr;
@@ -271,7 +285,7 @@ bool Extractor::unrollLocalUpdates(
     for (int64_t V : Values) {
       std::map<const clang::VarDecl *, int64_t> Inner = Bound;
       Inner[Var] = V;
-      if (!unrollLocalUpdates(F->getBody(), Inner, Pos))
+      if (!unrollLocalUpdates(F->getBody(), Inner, Pos, Conds))
         return false;
     }
     return true;
@@ -289,7 +303,7 @@ bool Extractor::unrollLocalUpdates(
   auto It = V ? LocalTemps.find(V) : LocalTemps.end();
   if (It == LocalTemps.end())
     return false;
-  It->second.push_back({Pos++, BO, true, Bound});
+  It->second.push_back({Pos++, BO, true, Bound, Conds});
   return true;
 }
 

@@ -65,10 +65,11 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
   }
   if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
     CallFrame Frame;
-    const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/true);
-    if (!Value)
+    const std::vector<Return> *Returns =
+        enterCall(Call, Frame, /*Integer=*/true);
+    if (!Returns)
       return std::nullopt;
-    std::optional<AffineExpr> A = toAffine(Value);
+    std::optional<AffineExpr> A = toAffine(Returns->front().Value);
     leaveCall(Frame);
     if (!A)
       D.note(Call->getSourceRange(), "in the call of '" +

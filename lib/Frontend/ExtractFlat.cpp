@@ -202,12 +202,13 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
     }
     if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
       CallFrame Frame;
-      const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/true);
-      if (!Value) {
+      const std::vector<Return> *Returns =
+          enterCall(Call, Frame, /*Integer=*/true);
+      if (!Returns) {
         Reported = true;
         return std::nullopt;
       }
-      std::optional<Polynomial> P = Poly(Value);
+      std::optional<Polynomial> P = Poly(Returns->front().Value);
       leaveCall(Frame);
       return P;
     }

@@ -58,8 +58,30 @@ bool Extractor::namesVar(const clang::Expr *E, const clang::VarDecl *V) const {
   return false;
 }
 
-const clang::Expr *Extractor::enterCall(const clang::CallExpr *Call,
-                                        CallFrame &Frame, bool Integer) {
+bool Extractor::collectReturns(const clang::Stmt *St, unsigned Pos,
+                               const CondList &Conds,
+                               std::vector<Return> &Out) {
+  if (const auto *Ret = dyn_cast<clang::ReturnStmt>(St)) {
+    if (!Ret->getRetValue())
+      return false;
+    Out.push_back({Pos, Conds, Ret->getRetValue()});
+    return true;
+  }
+  if (const auto *CS = dyn_cast<clang::CompoundStmt>(St))
+    return CS->size() == 1 && collectReturns(CS->body_front(), Pos, Conds, Out);
+  const auto *If = dyn_cast<clang::IfStmt>(St);
+  if (!If || If->getInit() || If->getConditionVariable())
+    return false;
+  CondList Then = Conds, Else = Conds;
+  Then.push_back({If->getCond(), false});
+  Else.push_back({If->getCond(), true});
+  return collectReturns(If->getThen(), Pos, Then, Out) &&
+         (!If->getElse() || collectReturns(If->getElse(), Pos, Else, Out));
+}
+
+const std::vector<Extractor::Return> *
+Extractor::enterCall(const clang::CallExpr *Call, CallFrame &Frame,
+                     bool Integer) {
   const clang::FunctionDecl *Callee = Call->getDirectCallee();
   const clang::FunctionDecl *F = Callee ? Callee->getDefinition() : nullptr;
   const std::string Name =
@@ -85,37 +107,49 @@ const clang::Expr *Extractor::enterCall(const clang::CallExpr *Call,
             "update calls, so they may not be recursive");
     return nullptr;
   }
-  const auto *Body = dyn_cast<clang::CompoundStmt>(F->getBody());
-  std::vector<const clang::Stmt *> Sts;
-  if (Body)
-    for (const clang::Stmt *St : Body->body())
-      if (!isa<clang::NullStmt>(St))
-        Sts.push_back(St);
-  const auto *Ret = Sts.empty() ? nullptr
-                                : dyn_cast<clang::ReturnStmt>(Sts.back());
-  const clang::Expr *Value = Ret ? Ret->getRetValue() : nullptr;
-  const clang::Stmt *Bad = Value ? nullptr : (Sts.empty() ? Body : Sts.back());
-  if (Value && Integer) {
-    if (Sts.size() != 1 || !F->getReturnType()->isIntegerType())
-      Bad = Sts.front();
-  } else if (Value && !BodiesRead.count(F)) {
-    // The locals of the body, recorded once: every call reads the same
-    // definitions, its parameters bound anew.
-    Sts.pop_back();
-    const size_t End = collectLocals(Sts);
-    if (End < Sts.size())
-      Bad = Sts[End];
-    else
-      BodiesRead.insert(F);
+  auto Known = BodiesRead.find(F);
+  if (Known == BodiesRead.end()) {
+    // The locals and returns of the body, read once: every call reads the
+    // same definitions, its parameters bound anew. 'if (c) return a;'
+    // stands where it is among the locals' definitions.
+    const auto *Body = dyn_cast<clang::CompoundStmt>(F->getBody());
+    std::vector<Return> Returns;
+    const clang::Stmt *Bad = Body;
+    if (Body) {
+      unsigned Pos = 0;
+      Bad = nullptr;
+      for (const clang::Stmt *St : Body->body()) {
+        if (isa<clang::NullStmt>(St))
+          continue;
+        const bool Final = !Returns.empty() && Returns.back().Conds.empty();
+        if (Final || (!collectReturns(St, Pos, {}, Returns) &&
+                      !collectLocal(St, Pos))) {
+          Bad = St;
+          break;
+        }
+      }
+      if (!Bad && (Returns.empty() || !Returns.back().Conds.empty()))
+        Bad = Body; // the body can end without a return
+    }
+    if (Bad) {
+      D.error(Reject::ImpureCall, Bad->getSourceRange(),
+              "an5dc inlines a function the update calls when its body is "
+              "float or double locals, assignments to them (also in loops "
+              "with constant bounds and under 'if'), 'if (c) return a;' and "
+              "one 'return' at the end");
+      D.note(Call->getSourceRange(), "'" + Name + "' is called here");
+      return nullptr;
+    }
+    Known = BodiesRead.emplace(F, std::move(Returns)).first;
   }
-  if (Bad) {
-    D.error(Reject::ImpureCall, Bad->getSourceRange(),
-            Integer ? "an5dc inlines a function called in an index when its "
-                      "body is one 'return' of an integer expression"
-                    : "an5dc inlines a function the update calls when its "
-                      "body is float or double locals, assignments to them "
-                      "(also in loops with constant bounds) and one "
-                      "'return' at the end");
+  if (Integer && (Known->second.size() != 1 ||
+                  !F->getReturnType()->isIntegerType() ||
+                  llvm::any_of(LocalTemps, [&](const auto &L) {
+                    return L.first->getDeclContext() == F;
+                  }))) {
+    D.error(Reject::ImpureCall, F->getBody()->getSourceRange(),
+            "an5dc inlines a function called in an index when its body is "
+            "one 'return' of an integer expression");
     D.note(Call->getSourceRange(), "'" + Name + "' is called here");
     return nullptr;
   }
@@ -132,7 +166,7 @@ const clang::Expr *Extractor::enterCall(const clang::CallExpr *Call,
     ParamArgs[F->getParamDecl(I)] = {Call->getArg(I), LocalPos, OpenCalls};
   OpenCalls.push_back(F);
   Frame.SavedPos = std::exchange(LocalPos, ~0u);
-  return Value;
+  return &Known->second;
 }
 
 void Extractor::leaveCall(CallFrame &Frame) {
@@ -188,14 +222,15 @@ std::optional<Expr> Extractor::paramValue(const clang::ParmVarDecl *P,
 std::optional<Expr> Extractor::inlinedCall(const clang::CallExpr *Call) {
   const ScalarType T = scalarTypeOf(Call->getType());
   CallFrame Frame;
-  const clang::Expr *Value = enterCall(Call, Frame, /*Integer=*/false);
-  if (!Value)
+  const std::vector<Return> *Returns =
+      enterCall(Call, Frame, /*Integer=*/false);
+  if (!Returns)
     return std::nullopt;
   const std::string Name = Call->getDirectCallee()->getNameAsString();
   std::optional<Expr> V;
   if (T == ScalarType::Float || T == ScalarType::Double ||
       T == ScalarType::Int)
-    V = toExpr(Value);
+    V = returnedValue(*Returns, 0, T);
   else
     D.error(Reject::ImpureCall, Call->getSourceRange(),
             "'" + Name + "' returns '" + Call->getType().getAsString() +
@@ -205,5 +240,46 @@ std::optional<Expr> Extractor::inlinedCall(const clang::CallExpr *Call) {
     D.note(Call->getSourceRange(), "in the call of '" + Name + "' here");
     return std::nullopt;
   }
+  // Already of the return type: parenthesized once (a select among
+  // returns is not yet).
+  if (V->K == Expr::Paren || V->K == Expr::Cast) {
+    V->Range = Call->getSourceRange();
+    return V;
+  }
   return convertedTo(std::move(*V), T, Call->getSourceRange());
+}
+
+std::optional<Expr> Extractor::returnedValue(const std::vector<Return> &Returns,
+                                             size_t First, ScalarType T) {
+  // Each return's value as the function's type, the conditional ones
+  // selected in order: 'c1 ? v1 : (c2 ? v2 : last)'.
+  const Return &R = Returns[First];
+  const unsigned Saved = std::exchange(LocalPos, R.Pos);
+  if (R.Conds.empty())
+    LocalPos = ~0u; // the last return sees every definition
+  std::optional<Expr> Value = toExpr(R.Value);
+  std::optional<Expr> Cond =
+      Value && !R.Conds.empty() ? conditionValue(R.Conds) : std::nullopt;
+  LocalPos = Saved;
+  if (!Value || (!R.Conds.empty() && !Cond))
+    return std::nullopt;
+  Expr V = convertedTo(std::move(*Value), T, R.Value->getSourceRange());
+  if (R.Conds.empty())
+    return V;
+  std::optional<Expr> Rest = returnedValue(Returns, First + 1, T);
+  if (!Rest)
+    return std::nullopt;
+  Expr Sel;
+  Sel.K = Expr::Select;
+  Sel.Type = T;
+  Sel.Range = R.Value->getSourceRange();
+  Sel.Args.push_back(std::move(*Cond));
+  Sel.Args.push_back(std::move(V));
+  Expr P;
+  P.K = Expr::Paren;
+  P.Type = T;
+  P.Range = Rest->Range;
+  P.Args.push_back(std::move(*Rest));
+  Sel.Args.push_back(std::move(P));
+  return Sel;
 }

@@ -197,6 +197,25 @@ std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
       Value = std::move(B);
     }
   }
+  // Under ifs: 'c ? value : before', the condition and the value before
+  // read where the assignment stands.
+  if (Value && !Def->Conds.empty()) {
+    std::optional<Expr> Cond = conditionValue(Def->Conds);
+    std::optional<Expr> Before =
+        Cond ? localValue(V, Def->Value->getSourceRange()) : std::nullopt;
+    if (!Before) {
+      Value.reset();
+    } else {
+      Expr Sel;
+      Sel.K = Expr::Select;
+      Sel.Type = scalarTypeOf(V->getType());
+      Sel.Range = Def->Value->getSourceRange();
+      Sel.Args.push_back(std::move(*Cond));
+      Sel.Args.push_back(parenthesized(std::move(*Value)));
+      Sel.Args.push_back(parenthesized(std::move(*Before)));
+      Value = std::move(Sel);
+    }
+  }
   --InLocalTemp;
   LocalPos = Saved;
   BoundConstants = std::move(SavedBound);
@@ -219,7 +238,51 @@ std::optional<Expr> Extractor::localValue(const clang::VarDecl *V,
   return E;
 }
 
+std::optional<Expr> Extractor::conditionValue(const CondList &Conds) {
+  std::optional<Expr> All;
+  for (const auto &[C, Negated] : Conds) {
+    std::optional<Expr> One = toExpr(C);
+    if (!One)
+      return std::nullopt;
+    Expr P = parenthesized(std::move(*One));
+    if (Negated) {
+      Expr Not;
+      Not.K = Expr::Unary;
+      Not.Type = ScalarType::Int;
+      Not.Text = "!";
+      Not.Range = P.Range;
+      Not.Args.push_back(std::move(P));
+      P = std::move(Not);
+    }
+    if (!All) {
+      All = std::move(P);
+      continue;
+    }
+    Expr And;
+    And.K = Expr::Binary;
+    And.Type = ScalarType::Int;
+    And.Text = "&&";
+    And.Range = clang::SourceRange(All->Range.getBegin(), P.Range.getEnd());
+    And.Args.push_back(std::move(*All));
+    And.Args.push_back(std::move(P));
+    All = std::move(And);
+  }
+  return All;
+}
+
 std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
+  // Locals and parameters stand for their values at each use, so the tree
+  // can grow far past the source ('x = x * x;' repeated doubles it).
+  if (++UpdateNodes > MaxUpdateNodes) {
+    if (!UpdateTooLarge)
+      D.error(Reject::TooDeep, CE->getSourceRange(),
+              "the update grows past " + std::to_string(MaxUpdateNodes) +
+                  " operations once its locals and function calls stand for "
+                  "their values (each use of a local repeats its value); use "
+                  "a local's value fewer times");
+    UpdateTooLarge = true;
+    return std::nullopt;
+  }
   auto unsupported = [&](const std::string &What) -> std::optional<Expr> {
     D.error(Reject::UnsupportedExpr, CE->getSourceRange(),
             What + " is not supported in the update; an5dc handles + - * /, "

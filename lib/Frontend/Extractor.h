@@ -169,6 +169,10 @@ private:
   std::optional<Expr> coefRead(const clang::Expr *E, const clang::VarDecl *V,
                                const std::vector<const clang::Expr *> &Indices);
 
+  /// Conditions of the ifs around a statement, each with whether it is
+  /// negated (the else branch).
+  using CondList = std::vector<std::pair<const clang::Expr *, bool>>;
+
   // User functions the update calls, inlined (ExtractInline.cpp). A
   // parameter of a call being read stands for its argument, read where the
   // call stands: in the caller's LocalPos and with the caller's calls open.
@@ -185,14 +189,27 @@ private:
   };
   std::map<const clang::ParmVarDecl *, ParamBinding> ParamArgs;
   std::vector<const clang::FunctionDecl *> OpenCalls; // being inlined now
-  std::set<const clang::FunctionDecl *> BodiesRead;   // locals recorded
-  /// The expression the user function Call calls returns, its parameters
-  /// bound to Call's arguments and its locals recorded (LocalTemps), or
-  /// nullptr after reporting why it cannot be inlined. Integer: the call
-  /// is in an index or bound, where the body must be one return of an
-  /// integer. A non-null result is paired with leaveCall(Frame).
-  const clang::Expr *enterCall(const clang::CallExpr *Call, CallFrame &Frame,
-                               bool Integer);
+  /// A return of a function being inlined: 'if (c) return v;' (Conds
+  /// set; Pos where it stands among the body's locals) or the last one.
+  struct Return {
+    unsigned Pos;
+    CondList Conds;
+    const clang::Expr *Value;
+  };
+  /// The returns of each function whose body was read, in program order.
+  std::map<const clang::FunctionDecl *, std::vector<Return>> BodiesRead;
+  /// Appends to Out the returns St makes ('if (c) return a; [else return
+  /// b;]', braces around them) under Conds; false when St is another
+  /// statement.
+  bool collectReturns(const clang::Stmt *St, unsigned Pos,
+                      const CondList &Conds, std::vector<Return> &Out);
+  /// The returns of the user function Call calls, its parameters bound to
+  /// Call's arguments and its locals recorded (LocalTemps), or nullptr
+  /// after reporting why it cannot be inlined. Integer: the call is in an
+  /// index or bound, where the body must be one return of an integer. A
+  /// non-null result is paired with leaveCall(Frame).
+  const std::vector<Return> *enterCall(const clang::CallExpr *Call,
+                                       CallFrame &Frame, bool Integer);
   void leaveCall(CallFrame &Frame);
   /// The binding of E, a reference to a parameter of a call being inlined;
   /// nullptr for any other expression.
@@ -214,6 +231,9 @@ private:
   /// expression, its parameters replaced by the arguments converted to
   /// their types, converted to the function's return type.
   std::optional<Expr> inlinedCall(const clang::CallExpr *Call);
+  /// What the returns from Returns[First] on give, as type T.
+  std::optional<Expr> returnedValue(const std::vector<Return> &Returns,
+                                    size_t First, ScalarType T);
   /// The value of parameter P read at Use: its argument converted to P's
   /// type.
   std::optional<Expr> paramValue(const clang::ParmVarDecl *P,
@@ -223,6 +243,10 @@ private:
   bool namesVar(const clang::Expr *E, const clang::VarDecl *V) const;
 
   // The update expression (ExtractUpdate.cpp).
+  /// The most nodes toExpr builds for one scop (about 100 MB).
+  static constexpr size_t MaxUpdateNodes = 400000;
+  size_t UpdateNodes = 0;
+  bool UpdateTooLarge = false; // reported
   bool parseAssignment(const clang::Stmt *Body);
   std::optional<Expr> toExpr(const clang::Expr *E);
   std::optional<Expr> scalarRef(const clang::DeclRefExpr *Ref);
@@ -276,6 +300,10 @@ private:
     /// Iterators of the unrolled loops around an assignment ('for (int r
     /// = 1; r <= 3; r++) acc += ...'), at this copy's values.
     std::map<const clang::VarDecl *, int64_t> Bound;
+    /// The conditions of the ifs around an assignment ('if (x > 1) x =
+    /// 1;'), each with whether it is negated (an else branch): where they
+    /// do not all hold the local keeps its value.
+    CondList Conds = {};
   };
   std::map<const clang::VarDecl *, std::vector<LocalDef>> LocalTemps;
   /// Int locals declared in the time step before its loop nest ('int cur
@@ -298,7 +326,13 @@ private:
   /// extended by its iterator). False when St is none of these.
   bool unrollLocalUpdates(const clang::Stmt *St,
                           const std::map<const clang::VarDecl *, int64_t> &Bound,
-                          unsigned &Pos);
+                          unsigned &Pos, const CondList &Conds = {});
+  /// Records one statement of a body's locals (a declaration or
+  /// unrollLocalUpdates); false when St is neither.
+  bool collectLocal(const clang::Stmt *St, unsigned &Pos);
+  /// Conds as one truth value ('(c1) && !(c2)'), read where LocalPos
+  /// stands; nullopt after an error.
+  std::optional<Expr> conditionValue(const CondList &Conds);
   /// The value of local V where LocalPos stands, as C computes it; an
   /// error at Use when V is not set before.
   std::optional<Expr> localValue(const clang::VarDecl *V,

@@ -2,17 +2,32 @@
    upwind difference chosen by the sign of a velocity field (a coefficient
    array), a minmod limiter in a function of the program ('a * b <= 0 ? 0 :
    (fabsf(a) < fabsf(b) ? a : b)'), a clamp with '&&' and '!', and a
-   comparison of a float with a double. Usage: conditionals n m T out.bin */
+   comparison of a float with a double. -DIFS: the same with ifs, the
+   limiter's first case an early return, its second an assignment under an
+   if, the clamp 'if (next > 1.5f) next = 1.5f; else if ...'.
+   Usage: conditionals n m T out.bin */
 #include "common.h"
 
 #ifndef ELEM
 #define ELEM float
 #endif
 
+#ifdef IFS
+static inline ELEM minmod(ELEM a, ELEM b)
+{
+  ELEM m = b;
+  if (a * b <= 0)
+    return 0;
+  if (fabs(a) < fabs(b))
+    m = a;
+  return m;
+}
+#else
 static inline ELEM minmod(ELEM a, ELEM b)
 {
   return a * b <= 0 ? 0 : (fabs(a) < fabs(b) ? a : b);
 }
+#endif
 
 static void run(int T, int n, int m, ELEM A[2][n][m], const ELEM (*u)[m])
 {
@@ -26,8 +41,16 @@ static void run(int T, int n, int m, ELEM A[2][n][m], const ELEM (*u)[m])
         ELEM lim = minmod(A[t % 2][i][j + 1] - c, c - A[t % 2][i][j - 1]);
         ELEM next = c - 0.3f * u[i][j] * up - 0.1f * lim +
                     0.05f * (A[t % 2][i + 2][j] - 2 * c + A[t % 2][i - 2][j]);
+#ifdef IFS
+        if (next > 1.5f)
+          next = 1.5f;
+        else if (next < -1.5)
+          next = -1.5f;
+        A[(t + 1) % 2][i][j] = next;
+#else
         A[(t + 1) % 2][i][j] =
             !(next > -1.5 && next < 1.5) ? (next > 0 ? 1.5f : -1.5f) : next;
+#endif
       }
 #pragma endscop
 }
