@@ -49,6 +49,8 @@ struct DeviceSpec : Target {
   double OverheadInstr2DFloat = 0;
   /// Calibrated: the same for the 3D scalar kernels in float.
   double OverheadInstr3DFloat = 0;
+  /// Calibrated: EdgeSlowdown for the 3D scalar kernels in float.
+  double EdgeSlowdown3DFloat = 1;
   /// Calibrated: the same for the vector-cell kernel (--kvec), per cell:
   /// a thread's vector of cells shares one address, test and copy.
   double VectorOverheadInstr = 0;

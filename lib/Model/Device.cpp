@@ -29,6 +29,7 @@ constexpr double CalibratedGlobalExposed2DFloat = 0.3;
 /// with the figure above the model underrated every degree above 1 by
 /// 1.2-1.4x and put j3d27pt's bT 1 first at 0.64 of the best.
 constexpr double CalibratedOverhead3DFloat = 10.0;
+constexpr double CalibratedEdge3DFloat = 2.0;
 /// Fitted the same day to gradient2d float's degrees 4-7 (2 cells): its
 /// degree-7 loop (126 KB of SASS) ran 0.7x the degree-6 one.
 constexpr double CalibratedCodeBudget2DFloat = 64.0 * 1024;
@@ -64,6 +65,7 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.OverheadInstr = CalibratedOverhead;
   D.OverheadInstr2DFloat = CalibratedOverhead2DFloat;
   D.OverheadInstr3DFloat = CalibratedOverhead3DFloat;
+  D.EdgeSlowdown3DFloat = CalibratedEdge3DFloat;
   D.EdgeSlowdown2DFloat = CalibratedEdge2DFloat;
   D.GlobalExposed2DFloat = CalibratedGlobalExposed2DFloat;
   D.CodeBudget2DFloat = CalibratedCodeBudget2DFloat;

@@ -359,6 +359,10 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   R.VecK = Vec ? Vec->Lanes : 1;
   // 2D float kernels have their own overhead and edge figures (Device.cpp).
   const bool Float2D = P.Dims == 2 && P.Elem == ElemType::Float;
+  // So have 3D float kernels of two time levels (fitted on those; with
+  // them the wave's scalar kernel outranked its faster vector-cell one).
+  const bool Float3D2L =
+      P.Dims == 3 && P.Elem == ElemType::Float && P.TimeLevels == 2;
   const KernelPlan &K = P.Kernels.back();
   const int64_t Deg = K.Degree;
   const double Word = elemTypeBytes(P.Elem);
@@ -440,10 +444,9 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                    : 0.0;
     double SharedLoads = Computed * sharedLoadsPerCell(A, P);
     R.SharedBytes = (SharedStores + SharedLoads) * Word;
-    double Overhead = Float2D ? D.OverheadInstr2DFloat
-                      : P.Dims == 3 && P.Elem == ElemType::Float
-                          ? D.OverheadInstr3DFloat
-                          : D.OverheadInstr;
+    double Overhead = Float2D   ? D.OverheadInstr2DFloat
+                      : Float3D2L ? D.OverheadInstr3DFloat
+                                  : D.OverheadInstr;
     R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
                      SharedLoads +
                      SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
@@ -532,7 +535,12 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
   // Blocks touching the boundary run the copy of the streaming loop with
   // per-row or per-cell tests.
   R.EdgeFraction = Blocks ? 1.0 - double(InteriorBlocks) / double(Blocks) : 0;
-  double Slowdown = Float2D ? D.EdgeSlowdown2DFloat : D.EdgeSlowdown;
+  // The 3D float figure was fitted on associative kernels (box, j3d27pt);
+  // with it the star kernel outranked star3d2r's faster vector cells.
+  double Slowdown = Float2D ? D.EdgeSlowdown2DFloat
+                    : Float3D2L && P.Kernel == KernelKind::Assoc
+                        ? D.EdgeSlowdown3DFloat
+                        : D.EdgeSlowdown;
   // The vector-cell kernel has one streaming loop for every block (its
   // tests are per thread), no slower copy for the edges.
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
@@ -593,7 +601,7 @@ std::vector<Prediction> an5d::rankConfigurations(
   std::vector<std::vector<int64_t>> Blocks =
       Dims == 2 ? std::vector<std::vector<int64_t>>{{128}, {256}, {512}}
                 : std::vector<std::vector<int64_t>>{
-                      {16, 16}, {32, 8}, {32, 16}, {32, 32}, {64, 16}};
+                      {16, 16}, {32, 8}, {32, 16}, {32, 32}, {64, 8}, {64, 16}};
   if (C.BS)
     Blocks = {*C.BS};
   std::vector<int64_t> Degrees;

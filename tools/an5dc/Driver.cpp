@@ -148,17 +148,18 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
     // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D[,
-    // OVERHEAD_3D]]]]: the 2D float figures, then the 3D float overhead;
+    // OVERHEAD_3D[,EDGE_3D]]]]]: the 2D float figures, then the 3D float ones;
     // without them OVERHEAD and EDGE serve there too (and the device's
     // exposed global-memory fraction stays).
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
-    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 8 ||
+    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 9 ||
                Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
                Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
                Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
     Calibrated.OverheadInstr2DFloat = Calibrated.OverheadInstr;
     Calibrated.OverheadInstr3DFloat = Calibrated.OverheadInstr;
+    Calibrated.EdgeSlowdown3DFloat = Calibrated.EdgeSlowdown;
     Calibrated.EdgeSlowdown2DFloat = Calibrated.EdgeSlowdown;
     if (!Bad && Parts.size() >= 4)
       Bad = Parts[3].getAsDouble(Calibrated.VectorOverheadInstr);
@@ -167,13 +168,15 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
             Parts[5].getAsDouble(Calibrated.EdgeSlowdown2DFloat);
     if (!Bad && Parts.size() >= 7)
       Bad = Parts[6].getAsDouble(Calibrated.GlobalExposed2DFloat);
-    if (!Bad && Parts.size() == 8)
+    if (!Bad && Parts.size() >= 8)
       Bad = Parts[7].getAsDouble(Calibrated.OverheadInstr3DFloat);
+    if (!Bad && Parts.size() == 9)
+      Bad = Parts[8].getAsDouble(Calibrated.EdgeSlowdown3DFloat);
     if (Bad) {
       llvm::errs() << "an5dc: error: --model-calibration takes three, four, "
-                      "six, seven or eight numbers, e.g. 24,12,3 or 24,12,3,6 "
+                      "six to nine numbers, e.g. 24,12,3 or 24,12,3,6 "
                       "or 16,8,3,8,12,2 or 16,8,3,8,12,2,0.5 or "
-                      "16,8,3,8,12,2,0.5,12\n";
+                      "16,8,3,8,12,2,0.5,12 or 16,8,3,8,12,2,0.5,12,2\n";
       return false;
     }
   }

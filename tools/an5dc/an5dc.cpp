@@ -177,9 +177,10 @@ cl::opt<std::string> Calibration(
              "edge-block slowdown[, the vector-cell kernel's overhead per "
              "cell[, the 2D float kernels' overhead and edge slowdown[, "
              "their exposed global-memory share[, the 3D float kernels' "
-             "overhead]]]] (for calibration runs, docs/model.md)"),
+             "overhead[ and edge slowdown]]]]] (for calibration runs, "
+             "docs/model.md)"),
     cl::value_desc("OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,"
-                   "EXPOSED_2D[,OVERHEAD_3D]]]]"),
+                   "EXPOSED_2D[,OVERHEAD_3D[,EDGE_3D]]]]]"),
     cl::Hidden, cl::cat(Category));
 
 cl::opt<DumpStage> Dump(
