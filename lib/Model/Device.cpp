@@ -29,6 +29,9 @@ constexpr double CalibratedGlobalExposed2DFloat = 0.3;
 /// with the figure above the model underrated every degree above 1 by
 /// 1.2-1.4x and put j3d27pt's bT 1 first at 0.64 of the best.
 constexpr double CalibratedOverhead3DFloat = 10.0;
+/// The 3D float associative kernels' edge slowdown, fitted the same day to
+/// a sweep of box3d2r-4r blocks (h200-2026-11-29-model-3d-blocks-sweep.csv):
+/// with 3 the model kept box3d3r at 32x8, 0.76 of its 64x8.
 constexpr double CalibratedEdge3DFloat = 2.0;
 /// Fitted the same day to gradient2d float's degrees 4-7 (2 cells): its
 /// degree-7 loop (126 KB of SASS) ran 0.7x the degree-6 one.
