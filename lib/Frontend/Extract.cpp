@@ -185,7 +185,7 @@ bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
 }
 
 /// 'int cur = t % 2, nxt = 1 - cur;': local integers, each initialized.
-static bool planeLocals(const clang::Stmt *St) {
+bool an5d::frontend::planeLocals(const clang::Stmt *St) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
     return false;
@@ -199,6 +199,15 @@ static bool planeLocals(const clang::Stmt *St) {
 }
 
 bool Extractor::collectLocal(const clang::Stmt *St, unsigned &Pos) {
+  // 'int c = i * m + j;': read as its value wherever it is named (an
+  // assignment to it later is not a local update and is refused).
+  if (planeLocals(St)) {
+    for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(St)->decls()) {
+      const auto *V = llvm::cast<clang::VarDecl>(Dc);
+      IntLocals[V] = V->getInit();
+    }
+    return true;
+  }
   if (isLocalDecl(St)) {
     for (const clang::Decl *Dc : llvm::cast<clang::DeclStmt>(St)->decls()) {
       const auto *V = llvm::cast<clang::VarDecl>(Dc);
@@ -335,6 +344,22 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
       if (Lead == Before.size())
         return Body.back();
       LocalTemps.clear();
+      // An int local changed after its declaration ('c += 1;').
+      const auto *Set = dyn_cast<clang::BinaryOperator>(Body[Lead]);
+      const auto *Ref =
+          Set && Set->isAssignmentOp()
+              ? dyn_cast<clang::DeclRefExpr>(Set->getLHS()->IgnoreParens())
+              : nullptr;
+      if (const auto *V =
+              Ref ? dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+          V && IntLocals.count(V)) {
+        D.error(Reject::MultipleStatements, Body[Lead]->getSourceRange(),
+                "'" + V->getName().str() + "' is an int local, which an5dc "
+                "reads as the value it is declared with; give it its final "
+                "value there ('int " + V->getName().str() + " = ...;')");
+        Ok = false;
+        return nullptr;
+      }
       if (Lead > 0 && isa<clang::ForStmt>(Body[Lead])) {
         D.error(Reject::MultipleStatements, Body[Lead]->getSourceRange(),
                 "a loop inside the innermost loop is unrolled when it runs "
@@ -414,7 +439,7 @@ bool Extractor::collectNest(const clang::Stmt *Top,
           for (const clang::Decl *Dc :
                llvm::cast<clang::DeclStmt>(Body[K])->decls()) {
             const auto *V = llvm::cast<clang::VarDecl>(Dc);
-            PlaneLocals[V] = V->getInit();
+            IntLocals[V] = V->getInit();
           }
         Cur = Body.back();
         continue;

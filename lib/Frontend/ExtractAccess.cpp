@@ -90,6 +90,9 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
                          "' is passed a value that is not an integer");
       return atCaller(Arg, [&] { return toAffine(Arg.Arg); });
     }
+    // An int local: its value.
+    if (auto L = IntLocals.find(V); L != IntLocals.end())
+      return toAffine(L->second);
     // An unrolled loop's iterator (unrollLocalUpdates): a constant here.
     if (auto B = BoundConstants.find(V); B != BoundConstants.end())
       return AffineExpr::constant(B->second);
@@ -175,8 +178,8 @@ bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
   }
   // An int local of the time step ('int nxt = 1 - t % 2;'): its value.
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(Bare))
-    if (auto It = PlaneLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
-        It != PlaneLocals.end())
+    if (auto It = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
+        It != IntLocals.end())
       return parsePlaneIndex(It->second, A);
   // The other plane of a double buffer: '1 - t % 2', '(t & 1) ^ 1' are
   // '(t + 1) % 2' and '(t + 1) & 1' wherever the plane t selects is in

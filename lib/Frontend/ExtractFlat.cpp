@@ -195,6 +195,10 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   ThroughFn Through = [&](const clang::Expr *E,
                           bool &Handled) -> std::optional<Polynomial> {
     Handled = true;
+    if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E))
+      if (auto L = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
+          L != IntLocals.end())
+        return Poly(L->second);
     if (const ParamBinding *B = paramBinding(E)) {
       const ParamBinding Arg = *B;
       if (Arg.Arg->IgnoreParenImpCasts()->getType()->isIntegerType())

@@ -48,6 +48,9 @@ bool Extractor::namesVar(const clang::Expr *E, const clang::VarDecl *V) const {
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
     if (Ref->getDecl() == V)
       return true;
+    if (auto L = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
+        L != IntLocals.end())
+      return namesVar(L->second, V);
     const ParamBinding *B = paramBinding(E);
     return B && namesVar(B->Arg, V);
   }

@@ -346,6 +346,15 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     const auto *V = dyn_cast<clang::VarDecl>(Ref->getDecl());
     if (V && LocalTemps.count(V))
       return localValue(V, Ref->getSourceRange());
+    // An int local: its value, in parentheses.
+    if (auto L = V ? IntLocals.find(V) : IntLocals.end(); L != IntLocals.end()) {
+      std::optional<Expr> Value = toExpr(L->second);
+      if (!Value)
+        return std::nullopt;
+      Expr P = parenthesized(std::move(*Value));
+      P.Range = Ref->getSourceRange();
+      return P;
+    }
     // An unrolled loop's iterator: this copy's value.
     if (auto It = V ? BoundConstants.find(V) : BoundConstants.end();
         It != BoundConstants.end()) {

@@ -306,10 +306,11 @@ private:
     CondList Conds = {};
   };
   std::map<const clang::VarDecl *, std::vector<LocalDef>> LocalTemps;
-  /// Int locals declared in the time step before its loop nest ('int cur
-  /// = t % 2, nxt = 1 - cur;'): a plane index that names one is its
-  /// initializer.
-  std::map<const clang::VarDecl *, const clang::Expr *> PlaneLocals;
+  /// Int locals with a value that is never changed: those of the time
+  /// step before its loop nest ('int cur = t % 2, nxt = 1 - cur;'), of the
+  /// innermost loop's body and of inlined functions ('int c = i * m + j;').
+  /// A plane index, subscript or value that names one is its initializer.
+  std::map<const clang::VarDecl *, const clang::Expr *> IntLocals;
   unsigned LocalPos = ~0u;
   /// The unrolled loops' iterators while a definition converts: reads of
   /// them are these constants.
@@ -384,6 +385,9 @@ bool pointerCopy(const clang::Stmt *St, const clang::VarDecl *&Dst,
 /// local float or double scalars, values optional, declared in a loop
 /// body. Extract.cpp.
 bool isLocalDecl(const clang::Stmt *St);
+/// 'int cur = t % 2, c = i * m + j;': local integers, each with a value.
+/// Extract.cpp.
+bool planeLocals(const clang::Stmt *St);
 /// St without the OpenMP loop directives around it ('#pragma omp parallel
 /// for', 'omp simd', ...: with -fopenmp clang wraps the loop they precede
 /// in a directive statement), which do not change what one step computes.
