@@ -185,14 +185,28 @@ bool an5d::frontend::isLocalDecl(const clang::Stmt *St) {
 }
 
 /// 'int cur = t % 2, nxt = 1 - cur;': local integers, each initialized.
+/// S names V.
+static bool names(const clang::Stmt *S, const clang::VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(S))
+    return Ref->getDecl() == V;
+  for (const clang::Stmt *C : S->children())
+    if (names(C, V))
+      return true;
+  return false;
+}
+
 bool an5d::frontend::planeLocals(const clang::Stmt *St) {
   const auto *DS = dyn_cast<clang::DeclStmt>(St);
   if (!DS)
     return false;
+  // 'int c = c + 1;' reads c before it has a value; standing for its
+  // value, it would stand for itself.
   for (const clang::Decl *Dc : DS->decls()) {
     const auto *V = dyn_cast<clang::VarDecl>(Dc);
     if (!V || !V->hasLocalStorage() || !V->getInit() ||
-        !V->getType()->isIntegerType())
+        !V->getType()->isIntegerType() || names(V->getInit(), V))
       return false;
   }
   return true;
@@ -344,6 +358,17 @@ const clang::Stmt *Extractor::singleStatement(const clang::Stmt *St, bool &Ok) {
       if (Lead == Before.size())
         return Body.back();
       LocalTemps.clear();
+      // An int local read in its own initializer.
+      if (const auto *DS = dyn_cast<clang::DeclStmt>(Body[Lead]))
+        for (const clang::Decl *Dc : DS->decls())
+          if (const auto *V = dyn_cast<clang::VarDecl>(Dc);
+              V && V->getInit() && names(V->getInit(), V)) {
+            D.error(Reject::UnsupportedExpr, V->getInit()->getSourceRange(),
+                    "'" + V->getName().str() + "' is read in its own "
+                    "initializer, before it has a value");
+            Ok = false;
+            return nullptr;
+          }
       // An int local changed after its declaration ('c += 1;').
       const auto *Set = dyn_cast<clang::BinaryOperator>(Body[Lead]);
       const auto *Ref =
