@@ -171,6 +171,18 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
 
 bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
   const clang::Expr *Bare = E->IgnoreParenImpCasts();
+  // A function of the program selecting the plane ('A[next(t)]'): what
+  // it returns.
+  if (const auto *Call = dyn_cast<clang::CallExpr>(Bare)) {
+    CallFrame Frame;
+    const std::vector<Return> *Returns =
+        enterCall(Call, Frame, /*Integer=*/true);
+    if (!Returns)
+      return false;
+    const bool Ok = parsePlaneIndex(Returns->front().Value, A);
+    leaveCall(Frame);
+    return Ok;
+  }
   // An int parameter of a function being inlined: its argument.
   if (const ParamBinding *B = paramBinding(Bare)) {
     const ParamBinding Arg = *B;

@@ -6,7 +6,8 @@
    one called on its own result. -DTURNS: two arrays in turn, the function
    given each array. -DFLAT: flat pointers swapped, indexed through an index
    function 'in[at(m, i, j)]' (on the write too), the plane passed as a
-   pointer. Usage: user-functions n m T out.bin */
+   pointer. -DPLANEFN: the written plane chosen by a function,
+   'A[next_plane(t)]'. Usage: user-functions n m T out.bin */
 #include "common.h"
 
 #ifndef ELEM
@@ -52,7 +53,12 @@ static inline ELEM lap(int m, ELEM (*a)[m], int i, int j)
 #else
 #define IN(di, dj) A[t % 2][i + (di)][j + (dj)]
 #define LAP lap(m, A[t % 2], i, j)
+#ifdef PLANEFN
+static inline int next_plane(int t) { return (t + 1) % 2; }
+#define OUT A[next_plane(t)][i][j]
+#else
 #define OUT A[(t + 1) % 2][i][j]
+#endif
 #endif
 #endif
 
