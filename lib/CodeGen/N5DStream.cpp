@@ -49,10 +49,12 @@ void Emitter::olderRing(const KernelPlan &K) {
 
 std::string Emitter::olderLoad(const std::string &Row, int64_t Ahead,
                                std::string &Test) const {
-  // Rows at either end of the stream may lie outside the array.
-  Test = Checks == Tests::Cells
-             ? interiorTest(Row)
-             : "(unsigned)(" + Row + " - " + First[0] + ") <= row_span";
+  // Rows at either end of the stream may lie outside the array; the
+  // interior blocks' fast loop holds none (blockRowsTest counts them).
+  Test = Checks == Tests::None    ? std::string()
+         : Checks == Tests::Cells ? interiorTest(Row)
+                                  : "(unsigned)(" + Row + " - " + First[0] +
+                                        ") <= row_span";
   std::string Index;
   if (Cell)
     Index = str(Cell) + " * " + cellStride();
@@ -246,15 +248,15 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
     if (boundaryAhead(Level))
       boundaryAheadShift(Level);
   });
-  // Three levels: the next launch reads level D - 1 too, and the run's
-  // last leaves level D - 2 where the C loop has it.
+  // Three levels: the next launch reads level D - 1 too (the run's last
+  // launch is of at most 2 steps, an5d_level_schedule, so the level before
+  // is some launch's last).
   int64_t Back = D - Level;
   if (!threeLevels() || Level == D || Back > storedBack(D))
     return;
   eachCell([&] {
     KernelOp &St = op(KernelOpKind::GlobalStore);
-    St.Test = std::string(Back == 2 ? "store_back && " : "") + "cell_stores" +
-              cellSuffix() + " && (unsigned)(" + Row +
+    St.Test = "cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
               " - row_first) <= store_span";
     St.Dst = outCell(Back);
     St.Src = reg(Level, mod(Phase, P.Ring));
