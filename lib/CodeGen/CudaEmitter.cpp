@@ -153,6 +153,7 @@ void Emitter::header() {
   W.line("//   kernel (--opt): " + kernelDescription() + ";");
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
+         (edgeKernelsOneBlock() ? " (edge tiles' kernels: 1)" : "") +
          "; shared-memory reads " +
          (!P.plainSharedLoads() ? std::string("scalar")
                    : adjacentCells()

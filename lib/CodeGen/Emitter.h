@@ -416,6 +416,9 @@ private:
   void generalUpdateFunction();
   void assocFunctions();
   std::string launchBounds() const;
+  /// The edge tiles' kernels ask __launch_bounds__ for one block an SM
+  /// (blocks of 512 threads and up; launchBounds says why).
+  bool edgeKernelsOneBlock() const { return P.Threads >= 512; }
   /// Level 0 of row Row: the input plane inside the interior, else the
   /// boundary value.
   std::string levelZeroLoad(const std::string &Row,
