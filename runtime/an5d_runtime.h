@@ -251,13 +251,22 @@ inline an5d_schedule an5d_launch_schedule(long steps, int bt) {
 }
 
 // Three time levels (each level in a plane of its own, nothing to keep in
-// parity): steps / bt launches of degree bt, then one of the remainder.
+// parity): launches of degree bt, then the remainder, the last launch of at
+// most 2 steps: a launch stores its last two levels, so the level before
+// those (the C loop leaves three) is then the previous launch's last.
 inline an5d_schedule an5d_level_schedule(long steps, int bt) {
   an5d_schedule s;
   s.full = steps / bt;
   s.tail_count = 0;
-  if (steps % bt != 0)
-    s.tail[s.tail_count++] = (int)(steps % bt);
+  int part = (int)(steps % bt);
+  if (part == 0 && bt > 2 && s.full > 0) {
+    --s.full;
+    part = bt;
+  }
+  if (part > 2)
+    s.tail[s.tail_count++] = part - 2;
+  if (part != 0)
+    s.tail[s.tail_count++] = part > 2 ? 2 : part;
   return s;
 }
 

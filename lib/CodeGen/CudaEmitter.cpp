@@ -187,10 +187,10 @@ void Emitter::header() {
   W.line("//   tail: a uniform exit test before each unrolled row.");
   if (threeLevels()) {
     W.line("// Host: launches of degree <= bT, each storing its last two "
-           "levels (the run's last also the third");
-    W.line("//   from last, in the checked loop), so all three planes end as "
-           "the C loop leaves them. Grid sizes");
-    W.line("//   and the step count are run-time values.");
+           "levels, the last launch of at most");
+    W.line("//   2 steps, so all three planes end as the C loop leaves them. "
+           "Grid sizes and the step count");
+    W.line("//   are run-time values.");
   } else {
     W.line("// Host: launches of degree <= bT, the last one of degree 1, as "
            "many launches as steps modulo 2,");

@@ -558,18 +558,10 @@ private:
            (K < 0 ? "AN5D_PLANES - " + str(-K) : str(K)) +
            ") % AN5D_PLANES";
   }
-  /// ", int store_back" where kernels and launches take it (three levels:
-  /// the run's last launch also stores level bT - 2; its interior blocks
-  /// run the checked loop, so the fast one has no such stores).
-  std::string storeBackParam() const {
-    return threeLevels() ? ", int store_back" : "";
-  }
-  std::string storeBackArg() const {
-    return threeLevels() ? ", store_back" : "";
-  }
   /// Three levels: the levels before the last that a kernel of degree D
-  /// stores too (out1 .. out<storedBack>): D - 1, and with store_back D - 2.
-  static int64_t storedBack(int64_t D) { return std::min<int64_t>(D - 1, 2); }
+  /// stores too (out1 .. out<storedBack>): D - 1, the next launch's older
+  /// level.
+  static int64_t storedBack(int64_t D) { return std::min<int64_t>(D - 1, 1); }
   /// Three levels: level 1's older values live in a ring of OlderSlots registers per
   /// cell, the row loaded in unrolled phase q (the one level 1 computes
   /// OlderAhead phases later) in slot (q + OlderAhead) % OlderSlots: no

@@ -40,8 +40,7 @@ void Emitter::launchFunction() {
   W.line("// `part` run (AN5D_PART_*, `guard` rows from the ends of " + It[0] +
          ": an5d_part_range).");
   W.line("static void an5d_launch(int degree, const an5d_streams *streams, " +
-         Elem + " *grid, int in_plane, int bnd_plane" + storeBackParam() +
-         ", int part, long guard" +
+         Elem + " *grid, int in_plane, int bnd_plane, int part, long guard" +
          gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");
   W.line("const long rows = (long)" + Last[0] + " - " + First[0] + " + 1;");
@@ -106,12 +105,10 @@ void Emitter::launchFunction() {
       (N == 2 ? std::string("1, 1")
               : "tiles.hi_" + It[1] + " - tiles.lo_" + It[1] + ", 2");
   std::string Flag = Checked ? ", an5d_unproved_launch, an5d_launch" : "";
-  std::string Args = ", grid, in_plane, bnd_plane" + storeBackArg() +
-                     ", tiles, block_y0" +
+  std::string Args = ", grid, in_plane, bnd_plane, tiles, block_y0" +
                      std::string(N == 3 ? ", block_z0" : "") + gridArgs() +
                      scalarArgs() + Flag + ");";
-  std::string EdgeArgs = ", grid, in_plane, bnd_plane" + storeBackArg() +
-                         ", tiles, block_y0" +
+  std::string EdgeArgs = ", grid, in_plane, bnd_plane, tiles, block_y0" +
                          gridArgs() + scalarArgs() + Flag + ");";
   W.line("// A grid of more than AN5D_MAX_GRID_YZ blocks along y or z runs in "
          "parts (an5d_launch_parts):");
@@ -346,12 +343,10 @@ void Emitter::threeLevelSteps() {
   if (passesCoefStruct())
     W.line("coef_arrays.an5d_step = step; // the step of level 1");
   W.line("const int in_plane = " + Plane + ";");
-  W.line("// The last launch also stores level degree - 2: the C loop "
-         "leaves three levels.");
   W.line("if (launch_part >= 0)");
   W.indent();
   W.line("an5d_launch(degree, &streams, grid, in_plane, in_plane, "
-         "(int)(launch == launches - 1), launch_part, guard" + Args + ");");
+         "launch_part, guard" + Args + ");");
   W.dedent();
   W.line("step += degree;");
   W.close();

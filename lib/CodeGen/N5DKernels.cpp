@@ -360,11 +360,7 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     W.line("// Level l of the run lives in plane l mod AN5D_PLANES: the "
            "launch reads levels -1 and 0");
     W.line("// and writes level " + str(D) +
-           (D > 1 ? " and level " + str(D - 1) : std::string()) +
-           (D > 2 ? " (and with store_back level " + str(D - 2) +
-                        ", in the checked loop)"
-                  : std::string()) +
-           ".");
+           (D > 1 ? " and level " + str(D - 1) : std::string()) + ".");
     W.line("const " + Elem + " *older = grid + " + planeAfter("in_plane", -1) +
            " * plane;");
     W.line(Elem + " *out = grid + " + planeAfter("in_plane", D) +
@@ -372,8 +368,6 @@ void Emitter::kernelSetup(const KernelPlan &K) {
     for (int64_t Back = 1; Back <= storedBack(D); ++Back)
       W.line(Elem + " *out" + str(Back) + " = grid + " +
              planeAfter("in_plane", D - Back) + " * plane;");
-    if (D < 3)
-      W.line("(void)store_back;");
   } else {
     W.line(Elem + " *out = grid + (in_plane ^ 1) * plane;");
   }
@@ -742,8 +736,7 @@ void Emitter::kernelOf(const KernelPlan &K) {
            "launch's index.");
   checkedTemplate();
   W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
-         "(" + Elem + " *grid, int in_plane, int bnd_plane" +
-         storeBackParam() + ", an5d_tiles tiles, "
+         "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles, "
          "int block_y0" + (N == 3 && !EdgeTiles ? ", int block_z0" : "") +
          gridParams() + scalarParams() + checkedKernelParams() + ")");
   W.open("");
@@ -825,10 +818,7 @@ std::string Emitter::blockRowsTest(const KernelPlan &K) const {
     Below = std::max(Below, D * P.Lo[0] - Older);
     Above = std::max(Above, D * P.Hi[0] + Older);
   }
-  // The run's last launch of three levels stores level D - 2 too: only
-  // the checked loop does.
-  return std::string(threeLevels() && D > 2 ? "!store_back && " : "") +
-         plus("row_first", -Below) + " >= " + First[0] + " && " +
+  return plus("row_first", -Below) + " >= " + First[0] + " && " +
          plus("row_last", Above) + " <= " + Last[0];
 }
 

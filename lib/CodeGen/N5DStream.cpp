@@ -248,17 +248,15 @@ void Emitter::finishCells(int64_t D, int64_t Level, int64_t Phase,
     if (boundaryAhead(Level))
       boundaryAheadShift(Level);
   });
-  // Three levels: the next launch reads level D - 1 too, and the run's
-  // last leaves level D - 2 where the C loop has it (never in the fast
-  // loop: blockRowsTest sends that launch to the checked one).
+  // Three levels: the next launch reads level D - 1 too (the run's last
+  // launch is of at most 2 steps, an5d_level_schedule, so the level before
+  // is some launch's last).
   int64_t Back = D - Level;
-  if (!threeLevels() || Level == D || Back > storedBack(D) ||
-      (Back == 2 && Checks == Tests::None))
+  if (!threeLevels() || Level == D || Back > storedBack(D))
     return;
   eachCell([&] {
     KernelOp &St = op(KernelOpKind::GlobalStore);
-    St.Test = std::string(Back == 2 ? "store_back && " : "") + "cell_stores" +
-              cellSuffix() + " && (unsigned)(" + Row +
+    St.Test = "cell_stores" + cellSuffix() + " && (unsigned)(" + Row +
               " - row_first) <= store_span";
     St.Dst = outCell(Back);
     St.Src = reg(Level, mod(Phase, P.Ring));
