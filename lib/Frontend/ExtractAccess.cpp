@@ -64,13 +64,11 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
     return nonAffine("it converts a non-integer value");
   }
   if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
-    CallFrame Frame;
-    const std::vector<Return> *Returns =
-        enterCall(Call, Frame, /*Integer=*/true);
-    if (!Returns)
+    std::optional<std::optional<AffineExpr>> Read =
+        readReturn(Call, [&](const clang::Expr *R) { return toAffine(R); });
+    if (!Read)
       return std::nullopt;
-    std::optional<AffineExpr> A = toAffine(Returns->front().Value);
-    leaveCall(Frame);
+    std::optional<AffineExpr> A = *Read;
     if (!A)
       D.note(Call->getSourceRange(), "in the call of '" +
                                          Call->getDirectCallee()->getNameAsString() +
@@ -91,8 +89,8 @@ std::optional<AffineExpr> Extractor::toAffine(const clang::Expr *E) {
       return atCaller(Arg, [&] { return toAffine(Arg.Arg); });
     }
     // An int local: its value.
-    if (auto L = IntLocals.find(V); L != IntLocals.end())
-      return toAffine(L->second);
+    if (const clang::Expr *Value = intLocalValue(Ref))
+      return toAffine(Value);
     // An unrolled loop's iterator (unrollLocalUpdates): a constant here.
     if (auto B = BoundConstants.find(V); B != BoundConstants.end())
       return AffineExpr::constant(B->second);
@@ -173,26 +171,18 @@ bool Extractor::parsePlaneIndex(const clang::Expr *E, Access &A) {
   const clang::Expr *Bare = E->IgnoreParenImpCasts();
   // A function of the program selecting the plane ('A[next(t)]'): what
   // it returns.
-  if (const auto *Call = dyn_cast<clang::CallExpr>(Bare)) {
-    CallFrame Frame;
-    const std::vector<Return> *Returns =
-        enterCall(Call, Frame, /*Integer=*/true);
-    if (!Returns)
-      return false;
-    const bool Ok = parsePlaneIndex(Returns->front().Value, A);
-    leaveCall(Frame);
-    return Ok;
-  }
+  if (const auto *Call = dyn_cast<clang::CallExpr>(Bare))
+    return readReturn(Call, [&](const clang::Expr *R) {
+             return parsePlaneIndex(R, A);
+           }).value_or(false);
   // An int parameter of a function being inlined: its argument.
   if (const ParamBinding *B = paramBinding(Bare)) {
     const ParamBinding Arg = *B;
     return atCaller(Arg, [&] { return parsePlaneIndex(Arg.Arg, A); });
   }
   // An int local of the time step ('int nxt = 1 - t % 2;'): its value.
-  if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(Bare))
-    if (auto It = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
-        It != IntLocals.end())
-      return parsePlaneIndex(It->second, A);
+  if (const clang::Expr *Value = intLocalValue(Bare))
+    return parsePlaneIndex(Value, A);
   // The other plane of a double buffer: '1 - t % 2', '(t & 1) ^ 1' are
   // '(t + 1) % 2' and '(t + 1) & 1' wherever the plane t selects is in
   // the array (t % 2 not negative).

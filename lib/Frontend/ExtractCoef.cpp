@@ -115,9 +115,8 @@ std::optional<int64_t> Extractor::boundValue(const clang::Expr *E) {
     return atCaller(Arg, [&] { return boundValue(Arg.Arg); });
   }
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
-    if (auto L = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
-        L != IntLocals.end())
-      return boundValue(L->second);
+    if (const clang::Expr *Value = intLocalValue(Ref))
+      return boundValue(Value);
     auto It = BoundConstants.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
     if (It != BoundConstants.end())
       return It->second;

@@ -195,26 +195,17 @@ bool Extractor::splitFlatIndex(const clang::VarDecl *V,
   ThroughFn Through = [&](const clang::Expr *E,
                           bool &Handled) -> std::optional<Polynomial> {
     Handled = true;
-    if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E))
-      if (auto L = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
-          L != IntLocals.end())
-        return Poly(L->second);
+    if (const clang::Expr *Value = intLocalValue(E))
+      return Poly(Value);
     if (const ParamBinding *B = paramBinding(E)) {
       const ParamBinding Arg = *B;
       if (Arg.Arg->IgnoreParenImpCasts()->getType()->isIntegerType())
         return atCaller(Arg, [&] { return Poly(Arg.Arg); });
     }
     if (const auto *Call = dyn_cast<clang::CallExpr>(E)) {
-      CallFrame Frame;
-      const std::vector<Return> *Returns =
-          enterCall(Call, Frame, /*Integer=*/true);
-      if (!Returns) {
-        Reported = true;
-        return std::nullopt;
-      }
-      std::optional<Polynomial> P = Poly(Returns->front().Value);
-      leaveCall(Frame);
-      return P;
+      std::optional<std::optional<Polynomial>> Read = readReturn(Call, Poly);
+      Reported |= !Read;
+      return Read ? *Read : std::nullopt;
     }
     Handled = false;
     return std::nullopt;

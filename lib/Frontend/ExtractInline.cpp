@@ -48,9 +48,8 @@ bool Extractor::namesVar(const clang::Expr *E, const clang::VarDecl *V) const {
   if (const auto *Ref = dyn_cast<clang::DeclRefExpr>(E)) {
     if (Ref->getDecl() == V)
       return true;
-    if (auto L = IntLocals.find(dyn_cast<clang::VarDecl>(Ref->getDecl()));
-        L != IntLocals.end())
-      return namesVar(L->second, V);
+    if (const clang::Expr *Value = intLocalValue(Ref))
+      return namesVar(Value, V);
     const ParamBinding *B = paramBinding(E);
     return B && namesVar(B->Arg, V);
   }

@@ -347,8 +347,8 @@ std::optional<Expr> Extractor::toExpr(const clang::Expr *CE) {
     if (V && LocalTemps.count(V))
       return localValue(V, Ref->getSourceRange());
     // An int local: its value, in parentheses.
-    if (auto L = V ? IntLocals.find(V) : IntLocals.end(); L != IntLocals.end()) {
-      std::optional<Expr> Value = toExpr(L->second);
+    if (const clang::Expr *Local = intLocalValue(Ref)) {
+      std::optional<Expr> Value = toExpr(Local);
       if (!Value)
         return std::nullopt;
       Expr P = parenthesized(std::move(*Value));

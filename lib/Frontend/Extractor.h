@@ -211,6 +211,28 @@ private:
   const std::vector<Return> *enterCall(const clang::CallExpr *Call,
                                        CallFrame &Frame, bool Integer);
   void leaveCall(CallFrame &Frame);
+  /// Read (an evaluation of an expression) of the one return of Call, an
+  /// integer function being inlined, inside its frame: std::nullopt where
+  /// Call cannot be inlined (enterCall reported why).
+  template <typename F>
+  auto readReturn(const clang::CallExpr *Call, F Read)
+      -> std::optional<decltype(Read(std::declval<const clang::Expr *>()))> {
+    CallFrame Frame;
+    const std::vector<Return> *Returns = enterCall(Call, Frame, true);
+    if (!Returns)
+      return std::nullopt;
+    auto R = Read(Returns->front().Value);
+    leaveCall(Frame);
+    return R;
+  }
+  /// The value of an int local E names (IntLocals), or nullptr.
+  const clang::Expr *intLocalValue(const clang::Expr *E) const {
+    const auto *Ref = llvm::dyn_cast<clang::DeclRefExpr>(E);
+    const auto *V =
+        Ref ? llvm::dyn_cast<clang::VarDecl>(Ref->getDecl()) : nullptr;
+    auto L = V ? IntLocals.find(V) : IntLocals.end();
+    return L == IntLocals.end() ? nullptr : L->second;
+  }
   /// The binding of E, a reference to a parameter of a call being inlined;
   /// nullptr for any other expression.
   const ParamBinding *paramBinding(const clang::Expr *E) const;
