@@ -163,6 +163,16 @@ inline long an5d_row_pitch(long extent, size_t elem) {
   return pitch <= AN5D_MAX_EXTENT ? pitch : extent;
 }
 
+// The cells a device row holds before its cell 0 so that cell `first` (the
+// interior's first along the rows) starts a vector of `lanes` cells: the
+// vector-cell kernels' tiles then begin at the interior, and an interior of a
+// multiple of the tile takes no extra column of tiles. 0 where the longer row
+// would not fit the kernels' int indices.
+inline long an5d_row_lead(long first, long extent, long lanes) {
+  const long lead = (lanes - first % lanes) % lanes;
+  return extent + lead <= AN5D_MAX_EXTENT ? lead : 0;
+}
+
 // --- Tile ranges ------------------------------------------------------------
 
 // One dimension of a launch's tiles: count in all, and lo .. hi - 1 those

@@ -155,8 +155,12 @@ std::string Emitter::stepsArgs() const {
   // The device grid's rows are `pitch` cells long (runFunction).
   for (unsigned Dm = 0; Dm < N; ++Dm)
     Args += ", (int)" + (Dm + 1 == N ? std::string("pitch") : Ext[Dm]);
+  // With a row lead the kernels see every row `lead` cells longer.
   for (unsigned Dm = 0; Dm < N; ++Dm)
-    Args += ", (int)" + First[Dm] + ", (int)" + Last[Dm];
+    Args += Dm + 1 == N && rowLeadLanes()
+                ? ", (int)(" + First[Dm] + " + lead), (int)(" + Last[Dm] +
+                      " + lead)"
+                : ", (int)" + First[Dm] + ", (int)" + Last[Dm];
   // The in-memory run checks (an5d_checked_launches) and ends as C does.
   return Args + scalarArgs() + (fileChecks() ? ", 1" : "") +
          ", (int *)NULL, AN5D_END_AS_C, AN5D_PART_ALL, 0L";
@@ -400,7 +404,7 @@ void Emitter::threeLevelRun() {
   W.line("// (its boundary cells never change).");
   W.line("for (int d = 0; d < AN5D_PLANES; ++d)");
   W.indent();
-  W.line("AN5D_CHECK(cudaMemcpy2D(grid + (size_t)d * " + Plane + ", " + Pitch +
+  W.line("AN5D_CHECK(cudaMemcpy2D(" + deviceBase() + " + (size_t)d * " + Plane + ", " + Pitch +
          ", " + hostPlane("d % " + U) + ", " + Row + ", " + Row +
          ", " + Rows + ", cudaMemcpyHostToDevice));");
   W.dedent();
@@ -412,7 +416,7 @@ void Emitter::threeLevelRun() {
   W.line("for (long level = level_last - " + str(P.Planes - 1) +
          "; level <= level_last; ++level)");
   W.indent();
-  W.line("AN5D_CHECK(cudaMemcpy2D(" + hostPlane("level % " + U) + ", " + Row + ", grid + (size_t)(level % AN5D_PLANES) * " + Plane +
+  W.line("AN5D_CHECK(cudaMemcpy2D(" + hostPlane("level % " + U) + ", " + Row + ", " + deviceBase() + " + (size_t)(level % AN5D_PLANES) * " + Plane +
          ", " + Pitch + ", " + Row + ", " + Rows +
          ", cudaMemcpyDeviceToHost));");
   W.dedent();
@@ -451,11 +455,23 @@ void Emitter::copyPlanes(const std::string &Rows, bool ToDevice) {
            "));");
   };
   if (!S.planesAreArrays()) {
-    copy("host", "grid", "2 * " + Rows);
+    copy("host", deviceBase(), "2 * " + Rows);
     return;
   }
-  copy("host_0", "grid", Rows);
-  copy("host_1", "grid + " + Rows + " * pitch", Rows);
+  copy("host_0", deviceBase(), Rows);
+  copy("host_1", deviceBase() + " + " + Rows + " * pitch", Rows);
+}
+
+int64_t Emitter::rowLeadLanes() const {
+  int64_t Lanes = 0;
+  for (const Plan &C : Plans)
+    if (C.vectorCells())
+      Lanes = std::max(Lanes, C.vector().Lanes);
+  return Lanes;
+}
+
+std::string Emitter::deviceBase() const {
+  return rowLeadLanes() ? "grid + lead" : "grid";
 }
 
 std::string Emitter::deviceRows() const {
@@ -517,8 +533,16 @@ void Emitter::runFunction() {
   W.line("// (aligned rows: coalesced loads and whole vectors); the padding "
          "is zero, and only cells the");
   W.line("// kernels discard read it.");
-  W.line("long pitch = an5d_row_pitch(" + Ext[N - 1] + ", sizeof(" + Elem +
-         "));");
+  if (int64_t Lanes = rowLeadLanes()) {
+    W.line("// Each device row holds `lead` cells (zero) before its cell 0, so "
+           "that the interior's first");
+    W.line("// cell along " + It[N - 1] + " starts a vector: the vector-cell "
+           "kernels' tiles start there.");
+    W.line("long lead = an5d_row_lead(" + First[N - 1] + ", " + Ext[N - 1] +
+           ", " + str(Lanes) + ");");
+  }
+  W.line("long pitch = an5d_row_pitch(" + Ext[N - 1] +
+         (rowLeadLanes() ? " + lead" : "") + ", sizeof(" + Elem + "));");
   W.line("size_t device_bytes = " +
          std::string(threeLevels() ? "AN5D_PLANES" : "2") + " * " + Rows +
          " * pitch * sizeof(" + Elem + ");");
@@ -716,6 +740,8 @@ void Emitter::outOfCore() {
   W.line("if (device_bytes > budget && pitch != " + Ext[N - 1] + ") { // "
          "unpadded rows where the padding would not fit");
   W.line("  pitch = " + Ext[N - 1] + ";");
+  if (rowLeadLanes())
+    W.line("  lead = 0;");
   W.line("  device_bytes = 2 * " + deviceRows() + " * pitch * sizeof(" +
          Elem + ");");
   W.line("}");

@@ -114,6 +114,20 @@ TEST(RuntimeTest, LevelScheduleEndsWithAtMostTwoSteps) {
     }
 }
 
+// A device row's lead puts the interior's first cell on a vector, and the
+// row with its lead still fits the kernels' int indices.
+TEST(RuntimeTest, RowLeadPutsTheFirstCellOnAVector) {
+  for (long Lanes : {2L, 4L})
+    for (long First = 0; First < 12; ++First) {
+      long Lead = an5d_row_lead(First, 518, Lanes);
+      EXPECT_GE(Lead, 0);
+      EXPECT_LT(Lead, Lanes);
+      EXPECT_EQ((First + Lead) % Lanes, 0) << "first " << First;
+    }
+  EXPECT_EQ(an5d_row_lead(3, AN5D_MAX_EXTENT, 4), 0);
+  EXPECT_EQ(an5d_row_lead(3, AN5D_MAX_EXTENT - 1, 4), 1);
+}
+
 // The schedules of a run whose data may stay in the other plane (slab
 // rounds): every step once, the fewest launches, and the plane they end in.
 TEST(RuntimeTest, EndScheduleEndsWhereAsked) {
