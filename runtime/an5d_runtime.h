@@ -175,6 +175,16 @@ inline long an5d_row_lead(long first, long extent, long lanes) {
 
 // --- Tile ranges ------------------------------------------------------------
 
+// The last column that tiles of `tile` columns from `start` take of the
+// columns up to `last`: all, or, when 1 .. `max_rest` are left past the
+// whole tiles, the last whole tile's (the rest is a strip for a kernel of
+// its own instead of a tile shifted back over the one before).
+inline long an5d_tiles_last(long start, long last, long tile, long max_rest) {
+  const long whole = (last + 1 - start) / tile * tile;
+  const long rest = last + 1 - start - whole;
+  return whole > 0 && rest > 0 && rest <= max_rest ? start + whole - 1 : last;
+}
+
 // One dimension of a launch's tiles: count in all, and lo .. hi - 1 those
 // whose columns, halo included, are all interior (the interior tiles'
 // kernel's); the others are the edge tiles' kernel's.

@@ -283,6 +283,11 @@ private:
   void vecKeepFunction();
   /// an5d_kernel_vec (degree 1) or an5d_kernel_vec_bt (degree bT).
   void vecKernel(const KernelPlan &K);
+  /// One time step of the cells of a box, one thread a cell
+  /// (an5d_kernel_strip), and its launch (an5d_launch_strip): the strips
+  /// that degree-1 launches leave past their whole tiles.
+  void vecStripKernel();
+  void vecStripLaunchFunction();
   std::string vecKernelName(int64_t Degree) const;
   /// AN5D_TILE_<Dim> or AN5D_BT_TILE_<Dim>: kernel K's tile.
   std::string vecTileMacro(const KernelPlan &K, const std::string &Dim) const;

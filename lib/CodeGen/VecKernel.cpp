@@ -176,6 +176,16 @@ void Emitter::vecParameters() {
           " halo vectors) * AN5D_VEC */");
   }
   minBlocksDefine();
+  ParamMacros.insert(ParamMacros.end(),
+                     {"AN5D_STRIP_K", "AN5D_STRIP_J", "AN5D_STRIP_THREADS"});
+  W.line("// One-step launches give up to AN5D_STRIP_K cells along " + It[2] +
+         " and AN5D_STRIP_J rows along " + It[1]);
+  W.line("// past their whole tiles to an5d_kernel_strip (a thread a cell) "
+         "instead of a tile shifted back,");
+  W.line("// which would recompute nearly all of the tile before it.");
+  W.raw("#define AN5D_STRIP_K (AN5D_TILE_K / 32)");
+  W.raw("#define AN5D_STRIP_J (AN5D_TILE_J / 2)");
+  W.raw("#define AN5D_STRIP_THREADS 256");
   W.line("");
   W.line("// Shared memory: a ring of AN5D_VEC_PLANES planes of level 0, "
          "each AN5D_VEC_ROWS rows along " + It[1]);
@@ -233,6 +243,8 @@ void Emitter::vecDeviceCode() {
     vecKeepFunction();
   for (const KernelPlan &K : P.Kernels)
     vecKernel(K);
+  vecStripKernel();
+  vecStripLaunchFunction();
   for (const KernelPlan &K : P.Kernels)
     vecLaunchFunction(K);
   vecStepsFunction();
@@ -616,6 +628,100 @@ void Emitter::vecKernel(const KernelPlan &K) {
     vecRow(Q, K);
   end();
   endKernel();
+  W.close();
+  W.line("");
+}
+
+void Emitter::vecStripKernel() {
+  std::string ExtParams;
+  for (unsigned Dm = 0; Dm < N; ++Dm)
+    ExtParams += ", int " + Ext[Dm];
+  const std::string Older =
+      threeLevels() ? "const " + Elem + " *__restrict__ older, " : "";
+  W.line("// One time step of the cells of a box: rows from " + It[0] +
+         "0, " + It[1] + "0, " + It[2] + "0, of n" + It[1] + " x n" + It[2] +
+         " cells each, one thread a");
+  W.line("// cell; reads `in`" + std::string(threeLevels() ? " and `older`" : "") +
+         ", writes `out`. The one-step launches give it the strips past "
+         "their whole tiles.");
+  W.line("__global__ void __launch_bounds__(AN5D_STRIP_THREADS) "
+         "an5d_kernel_strip(const " + Elem + " *__restrict__ in, " + Elem +
+         " *__restrict__ out, " + Older + "int " + It[0] + "0, int " + It[1] +
+         "0, int " + It[2] + "0, int n" + It[1] + ", int n" + It[2] +
+         ", long cells" + ExtParams + scalarParams() + ")");
+  W.open("");
+  beginKernel("an5d_kernel_strip");
+  W.line("const long cell = (long)blockIdx.x * AN5D_STRIP_THREADS + "
+         "threadIdx.x;");
+  W.line("if (cell >= cells)");
+  W.indent();
+  W.line("return;");
+  W.dedent();
+  W.line("const long row = cell / n" + It[2] + ";");
+  W.line("const int " + It[0] + " = " + It[0] + "0 + (int)(row / n" + It[1] +
+         ");");
+  W.line("const int " + It[1] + " = " + It[1] + "0 + (int)(row % n" + It[1] +
+         ");");
+  W.line("const int " + It[2] + " = " + It[2] + "0 + (int)(cell % n" +
+         It[2] + ");");
+  std::string Args;
+  for (const std::vector<int64_t> &O : previousLevelOffsets(A)) {
+    std::string Idx = "((long)" + (O[0] ? "(" + plus(It[0], O[0]) + ")"
+                                        : It[0]) +
+                      " * " + Ext[1] + " + " + plus(It[1], O[1]) + ") * " +
+                      Ext[2] + " + " + plus(It[2], O[2]);
+    Args += std::string(Args.empty() ? "" : ", ") + "in[" + Idx + "]";
+  }
+  if (threeLevels())
+    Args += ", older[" + globalIndex(It[0]) + "]";
+  // Every read is of global memory, which no thread of the launch writes.
+  KernelOp &St = op(KernelOpKind::GlobalStore);
+  St.Dst = "out[" + globalIndex(It[0]) + "]";
+  St.Src = "an5d_update(" + Args + scalarArgs() + ")";
+  endKernel();
+  W.close();
+  W.line("");
+}
+
+void Emitter::vecStripLaunchFunction() {
+  std::string ExtParams, ExtArgs;
+  for (unsigned Dm = 0; Dm < N; ++Dm) {
+    ExtParams += ", int " + Ext[Dm];
+    ExtArgs += ", " + Ext[Dm];
+  }
+  const std::string Older = threeLevels() ? "const " + Elem + " *older, " : "";
+  W.line("// Launches an5d_kernel_strip over the box of rows " + It[0] +
+         "_lo .. " + It[0] + "_hi, " + It[1] + "_lo .. " + It[1] + "_hi, " +
+         It[2] + "_lo .. " + It[2] + "_hi (none when");
+  W.line("// empty), in launches of at most AN5D_MAX_GRID_X blocks.");
+  W.line("static void an5d_launch_strip(const " + Elem + " *in, " + Elem +
+         " *out, " + Older + "long " + It[0] + "_lo, long " + It[0] +
+         "_hi, long " + It[1] + "_lo, long " + It[1] + "_hi, long " + It[2] +
+         "_lo, long " + It[2] + "_hi" + ExtParams + scalarParams() + ")");
+  W.open("");
+  W.line("if (" + It[0] + "_lo > " + It[0] + "_hi || " + It[1] + "_lo > " +
+         It[1] + "_hi || " + It[2] + "_lo > " + It[2] + "_hi)");
+  W.indent();
+  W.line("return;");
+  W.dedent();
+  W.line("const long n" + It[1] + " = " + It[1] + "_hi - " + It[1] +
+         "_lo + 1, n" + It[2] + " = " + It[2] + "_hi - " + It[2] + "_lo + 1;");
+  W.line("long rows_max = AN5D_MAX_GRID_X * AN5D_STRIP_THREADS / (n" +
+         It[1] + " * n" + It[2] + ");");
+  W.line("rows_max = rows_max > 0 ? rows_max : 1;");
+  W.line("for (long " + It[0] + "0 = " + It[0] + "_lo; " + It[0] + "0 <= " +
+         It[0] + "_hi; " + It[0] + "0 += rows_max) {");
+  W.indent();
+  W.line("const long rows = " + It[0] + "_hi - " + It[0] + "0 + 1 < rows_max ? " +
+         It[0] + "_hi - " + It[0] + "0 + 1 : rows_max;");
+  W.line("const long cells = rows * n" + It[1] + " * n" + It[2] + ";");
+  W.line("AN5D_LAUNCH(an5d_kernel_strip, dim3((unsigned)an5d_blocks(cells, "
+         "AN5D_STRIP_THREADS)), dim3(AN5D_STRIP_THREADS), 0, 0, in, out, " +
+         std::string(threeLevels() ? "older, " : "") + "(int)" + It[0] +
+         "0, (int)" + It[1] + "_lo, (int)" + It[2] + "_lo, (int)n" + It[1] +
+         ", (int)n" + It[2] + ", cells" + ExtArgs + scalarArgs() + ");");
+  W.dedent();
+  W.line("}");
   W.close();
   W.line("");
 }

@@ -128,6 +128,23 @@ TEST(RuntimeTest, RowLeadPutsTheFirstCellOnAVector) {
   EXPECT_EQ(an5d_row_lead(3, AN5D_MAX_EXTENT - 1, 4), 1);
 }
 
+// The tiles end at their last whole one exactly when 1 .. max_rest
+// columns are left past it, and never leave columns without a whole tile.
+TEST(RuntimeTest, TilesLastLeavesOnlyAShortRest) {
+  EXPECT_EQ(an5d_tiles_last(0, 511, 128, 16), 511);   // whole tiles
+  EXPECT_EQ(an5d_tiles_last(0, 513, 128, 16), 511);   // 2 left: a strip
+  EXPECT_EQ(an5d_tiles_last(4, 517, 128, 16), 515);   // from 4: 2 left
+  EXPECT_EQ(an5d_tiles_last(0, 528, 128, 16), 528);   // 17 left: shifted back
+  EXPECT_EQ(an5d_tiles_last(0, 100, 128, 16), 100);   // no whole tile
+  for (long Start = 0; Start < 4; ++Start)
+    for (long Last = Start; Last < Start + 300; ++Last) {
+      long L = an5d_tiles_last(Start, Last, 32, 4);
+      long Rest = Last - L;
+      EXPECT_TRUE(Rest == 0 || (Rest <= 4 && (L + 1 - Start) % 32 == 0));
+      EXPECT_GE(L, Start);
+    }
+}
+
 // The schedules of a run whose data may stay in the other plane (slab
 // rounds): every step once, the fewest launches, and the plane they end in.
 TEST(RuntimeTest, EndScheduleEndsWhereAsked) {
