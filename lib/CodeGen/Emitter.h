@@ -381,9 +381,9 @@ private:
   void copyPlanes(const std::string &Rows, bool ToDevice);
   /// The rows of the innermost extent in one plane: "(size_t)ext_i * ext_j".
   std::string deviceRows() const;
-  /// Lanes of the widest vector of the vector-cell plans (0: none): the
-  /// in-memory run leads each device row by up to this many cells
-  /// (an5d_row_lead) so the interior starts on a vector.
+  /// Lanes of the widest vector of the vector-cell plans (0: none). With
+  /// any, the in-memory run leads each device row (an5d_row_lead) so that
+  /// the interior starts a 32-byte sector, itself a whole number of vectors.
   int64_t rowLeadLanes() const;
   /// The device grid's first cell as the host copies see it: `grid`, or
   /// `grid + lead` with a row lead.
