@@ -59,10 +59,15 @@ std::string Emitter::scalarArgs(const std::string &CoefName) const {
 
 /// Extents and interior bounds, as every kernel and host helper takes them:
 /// declared with Type ("int "), or passed with none ("").
-std::string Emitter::gridList(const std::string &Type) const {
+std::string Emitter::extList(const std::string &Type) const {
   std::string R;
   for (unsigned D = 0; D < N; ++D)
     R += ", " + Type + Ext[D];
+  return R;
+}
+
+std::string Emitter::gridList(const std::string &Type) const {
+  std::string R = extList(Type);
   for (unsigned D = 0; D < N; ++D)
     R += ", " + Type + First[D] + ", " + Type + Last[D];
   return R;

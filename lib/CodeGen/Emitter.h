@@ -736,6 +736,8 @@ private:
   /// The arguments for scalarParams(); CoefName: the coefficient arrays'
   /// variable at the call.
   std::string scalarArgs(const std::string &CoefName = "coef_arrays") const;
+  /// ", <Type>ext_i, ..." over the extents only.
+  std::string extList(const std::string &Type) const;
   std::string gridList(const std::string &Type) const;
   std::string gridParams() const;
   std::string gridArgs() const;

@@ -826,9 +826,7 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
     W.line("const int " + TilesLastJ + " = (int)an5d_tiles_last(" + First[1] +
            ", " + Last[1] + ", " + TileJ + ", AN5D_STRIP_J);");
   }
-  std::string TileGrid;
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    TileGrid += ", " + Ext[Dm];
+  std::string TileGrid = extList("");
   for (unsigned Dm = 0; Dm < N; ++Dm)
     TileGrid += ", " + First[Dm] + ", " +
                 (Dm == 1 ? TilesLastJ : Dm == 2 ? TilesLastK : Last[Dm]);
@@ -843,9 +841,7 @@ void Emitter::vecLaunchFunction(const KernelPlan &K) {
          TileGrid + scalarArgs() + ");");
   W.line("    });");
   if (D == 1) {
-    std::string Exts;
-    for (unsigned Dm = 0; Dm < N; ++Dm)
-      Exts += ", " + Ext[Dm];
+    const std::string Exts = extList("");
     const std::string Head = "an5d_launch_strip(in, out, " +
                              std::string(threeLevels() ? "older, " : "");
     W.line("// The strips, over the rows of the part's stream blocks: the "

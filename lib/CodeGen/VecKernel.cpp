@@ -633,9 +633,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
 }
 
 void Emitter::vecStripKernel() {
-  std::string ExtParams;
-  for (unsigned Dm = 0; Dm < N; ++Dm)
-    ExtParams += ", int " + Ext[Dm];
+  const std::string ExtParams = extList("int ");
   const std::string Older =
       threeLevels() ? "const " + Elem + " *__restrict__ older, " : "";
   W.line("// One time step of the cells of a box: rows from " + It[0] +
@@ -684,11 +682,7 @@ void Emitter::vecStripKernel() {
 }
 
 void Emitter::vecStripLaunchFunction() {
-  std::string ExtParams, ExtArgs;
-  for (unsigned Dm = 0; Dm < N; ++Dm) {
-    ExtParams += ", int " + Ext[Dm];
-    ExtArgs += ", " + Ext[Dm];
-  }
+  const std::string ExtParams = extList("int "), ExtArgs = extList("");
   const std::string Older = threeLevels() ? "const " + Elem + " *older, " : "";
   W.line("// Launches an5d_kernel_strip over the box of rows " + It[0] +
          "_lo .. " + It[0] + "_hi, " + It[1] + "_lo .. " + It[1] + "_hi, " +
