@@ -1,4 +1,4 @@
-// an5d_emu.h - run CUDA source code on the CPU, one OS thread per CUDA thread.
+// an5d_emu.h - run CUDA source code on the CPU, a fiber per CUDA thread.
 //
 // Force-include this header before a .cu file and compile it with a host C++17
 // compiler (g++ >= 9 or clang++ >= 10), e.g.
@@ -10,13 +10,17 @@
 //
 // Execution model
 // ---------------
-// * Every CUDA thread of a block runs as a real OS thread (pthreads), so data
-//   races between the threads of a block really happen and ThreadSanitizer
-//   (-fsanitize=thread) can see them. All synchronisation is done with
-//   std::mutex, std::condition_variable and acquire/release atomics (waiters
-//   poll a generation counter with acquire loads and sched_yield() a few
-//   times before they sleep on a condition variable), all of which
-//   ThreadSanitizer models; there is no relaxed-atomic spinning.
+// * The CUDA threads of a block run as fibers on the launching thread
+//   (an5d_emu/fibers.h): each runs until __syncthreads() or its return. Under
+//   ThreadSanitizer or AddressSanitizer, or with -DAN5D_EMU_OS_THREADS,
+//   every CUDA thread of a block runs as a real OS thread (pthreads) instead,
+//   so data races between the threads of a block really happen and
+//   ThreadSanitizer (-fsanitize=thread) can see them. In that mode all
+//   synchronisation is done with std::mutex, std::condition_variable and
+//   acquire/release atomics (waiters poll a generation counter with acquire
+//   loads and sched_yield() a few times before they sleep on a condition
+//   variable), all of which ThreadSanitizer models; there is no
+//   relaxed-atomic spinning.
 // * __syncthreads() is a real barrier among the threads of the current block.
 //   A thread that returns from the kernel leaves the barrier: the barriers of
 //   the remaining threads then wait only for the threads still running (the
@@ -47,10 +51,10 @@
 //   bytes, args...). For nvcc define it as
 //   `#define AN5D_DYNAMIC_SHARED(T, name) extern __shared__ T name[]`.
 // * Kernel launches are synchronous. Launches are serialised (one at a time,
-//   process-wide). The worker threads come from a persistent pool that grows
-//   to the largest block size used and is reused by later launches; each
-//   worker has a small stack (256 KiB; 1 MiB under sanitizers; environment
-//   variable AN5D_EMU_STACK_KB overrides).
+//   process-wide). The fibers' stacks, or the worker threads, come from a
+//   persistent pool that grows to the largest block size used and is reused
+//   by later launches; each has a small stack (256 KiB; 1 MiB under
+//   sanitizers; environment variable AN5D_EMU_STACK_KB overrides).
 // * There is no warp: no lock-step execution, no warp-synchronous
 //   programming, no __shfl*/__ballot*/__syncwarp (they are deliberately not
 //   declared, so code that uses them does not compile). Timing is meaningless.

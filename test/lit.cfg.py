@@ -16,6 +16,10 @@ for var in ("HOME", "TMPDIR", "CXX", "CC"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# an5dc-emucc's precompiled emulation headers: one per set of build options,
+# kept with the build (not in the user's cache), shared by every test.
+config.environment["AN5D_EMUCC_CACHE"] = os.path.join(config.an5d_obj_root, "test", "emucc-cache")
+
 import sys
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%an5dc_emucc", os.path.join(config.an5d_bin_dir, "an5dc-emucc")))
@@ -30,6 +34,17 @@ _nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/
 if _nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", _nvcc))
+
+# The host compiler of the emulation builds is g++ (an5dc-emucc precompiles
+# its header with g++ only).
+import subprocess
+try:
+    _macros = subprocess.run((os.environ.get("CXX") or "c++").split() + ["-dM", "-E", "-x", "c++", os.devnull],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+    if "__GNUC__" in _macros and "__clang__" not in _macros:
+        config.available_features.add("gcc-host")
+except OSError:
+    pass
 
 # OpenMPI (scripts/install-deps.sh installs it): the --mpi execution tests
 # build the emulation with mpicxx and run it under mpirun.

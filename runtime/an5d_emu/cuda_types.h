@@ -46,12 +46,25 @@
 #define AN5D_EMU_UNDER_TSAN 1
 #endif
 #endif
+// The race check's -fsanitize=kernel-address defines __SANITIZE_ADDRESS__ too,
+// but links no sanitizer runtime.
+#if !defined(AN5D_EMU_RACE_CHECK)
 #if defined(__SANITIZE_ADDRESS__)
 #define AN5D_EMU_UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define AN5D_EMU_UNDER_ASAN 1
 #endif
+#endif
+#endif
+
+// The threads of a block run as fibers on the launching thread
+// (an5d_emu/fibers.h) unless the sanitizers must see real threads and stacks,
+// or -DAN5D_EMU_OS_THREADS asks for one OS thread per CUDA thread.
+#if !defined(AN5D_EMU_UNDER_TSAN) && !defined(AN5D_EMU_UNDER_ASAN) && !defined(AN5D_EMU_OS_THREADS)
+#define AN5D_EMU_FIBERS 1
+#else
+#define AN5D_EMU_FIBERS 0
 #endif
 
 // --- CUDA keywords ----------------------------------------------------------

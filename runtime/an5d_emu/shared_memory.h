@@ -34,10 +34,12 @@ inline cudaError_t record(cudaError_t e) {
 
 // State of an emulated device thread (null/false on host threads).
 class BlockBarrier;
+class FiberRunner;
 struct ThreadMemory;
 class BlockMemory;
 inline thread_local ThreadMemory* tl_memory = nullptr;
-inline thread_local BlockBarrier* tl_barrier = nullptr;
+inline thread_local BlockBarrier* tl_barrier = nullptr;   // OS threads
+inline thread_local FiberRunner* tl_fibers = nullptr;     // fibers
 inline thread_local unsigned tl_linear_tid = 0;
 inline thread_local unsigned char* tl_dyn_smem = nullptr;
 inline thread_local bool tl_in_kernel = false;
@@ -46,7 +48,7 @@ inline thread_local bool tl_in_kernel = false;
 // the race check's hooks) are not instrumented: their accesses are not the
 // program's, and an instrumented hook would call itself.
 #ifdef AN5D_EMU_RACE_CHECK
-#define AN5D_EMU_UNCHECKED __attribute__((no_sanitize("kernel-address")))
+#define AN5D_EMU_UNCHECKED __attribute__((no_sanitize("kernel-address"), optimize("O2")))
 #else
 #define AN5D_EMU_UNCHECKED
 #endif

@@ -154,10 +154,26 @@ struct Job {
   uint64_t nblocks;
   void (*invoke)(const void*);
   const void* ctx;
-  BlockBarrier* barrier;
+  BlockBarrier* barrier;  // OS threads only
   unsigned char* dyn_smem;
+  size_t dyn_bytes;
   BlockMemory* memory;
 };
+
+// The stack of one CUDA thread: 256 KiB, 1 MiB under the sanitizers; the
+// environment variable AN5D_EMU_STACK_KB sets another size.
+inline size_t kernel_stack_bytes() {
+#if defined(AN5D_EMU_UNDER_TSAN) || defined(AN5D_EMU_UNDER_ASAN)
+  const long dflt_kb = 1024;
+#else
+  const long dflt_kb = 256;
+#endif
+  long kb = env_long("AN5D_EMU_STACK_KB", dflt_kb);
+  size_t bytes = static_cast<size_t>(kb > 0 ? kb : dflt_kb) * 1024;
+  const long pmin = sysconf(_SC_THREAD_STACK_MIN);
+  if (pmin > 0 && bytes < static_cast<size_t>(pmin)) bytes = static_cast<size_t>(pmin);
+  return bytes;
+}
 
 inline void run_thread(const Job& job, unsigned tid) {
   tl_in_kernel = true;
@@ -233,22 +249,9 @@ class Pool {
     uint64_t seen;
   };
 
-  static size_t stack_bytes() {
-#if defined(AN5D_EMU_UNDER_TSAN) || defined(AN5D_EMU_UNDER_ASAN)
-    const long dflt_kb = 1024;
-#else
-    const long dflt_kb = 256;
-#endif
-    long kb = env_long("AN5D_EMU_STACK_KB", dflt_kb);
-    size_t bytes = static_cast<size_t>(kb > 0 ? kb : dflt_kb) * 1024;
-    const long pmin = sysconf(_SC_THREAD_STACK_MIN);
-    if (pmin > 0 && bytes < static_cast<size_t>(pmin)) bytes = static_cast<size_t>(pmin);
-    return bytes;
-  }
-
   bool spawn_locked() {
     if (nworkers_ >= kMaxWorkers) return false;
-    static const size_t stack = stack_bytes();
+    static const size_t stack = kernel_stack_bytes();
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -312,6 +315,14 @@ inline Pool& pool() {
   static Pool* p = new Pool;  // intentionally leaked, see Pool
   return *p;
 }
+
+}  // namespace detail
+}  // namespace an5d_emu
+
+#include "fibers.h"
+
+namespace an5d_emu {
+namespace detail {
 
 inline std::mutex& launch_mutex() {
   static std::mutex* m = new std::mutex;
@@ -385,14 +396,26 @@ inline void launch_impl(const char* name, dim3 grid, dim3 block, size_t smem,
   }
 #endif
   BlockMemory memory(LaunchInfo{name ? name : "(unnamed)", block, space});
+#if !AN5D_EMU_FIBERS
   BlockBarrier barrier(nthreads, dyn, smem, &memory);
+#endif
   Job job{grid,   block, nthreads, static_cast<uint64_t>(grid.x) * grid.y * grid.z,
-          invoke, ctx,   &barrier, dyn, &memory};
+          invoke, ctx,
+#if AN5D_EMU_FIBERS
+          nullptr,
+#else
+          &barrier,
+#endif
+          dyn,    smem,  &memory};
 #ifdef AN5D_EMU_RACE_CHECK
   g_space = space;
   g_race_check = &memory.check();
 #endif
+#if AN5D_EMU_FIBERS
+  record(runner().run(job));
+#else
   record(pool().run(job));
+#endif
 #ifdef AN5D_EMU_RACE_CHECK
   g_race_check = nullptr;
   g_space = SharedSpace();
@@ -464,8 +487,13 @@ void an5d_emu_launch(void (*kernel)(P...), dim3 grid, dim3 block, A&&... args) {
 namespace an5d_emu {
 namespace detail {
 inline int sync_block(int pred, int* participants) {
+#if AN5D_EMU_FIBERS
+  if (!tl_fibers) fatal("__syncthreads() called outside a kernel");
+  return tl_fibers->sync(pred, participants);
+#else
   if (!tl_barrier) fatal("__syncthreads() called outside a kernel");
   return tl_barrier->sync(tl_linear_tid, pred, participants);
+#endif
 }
 }  // namespace detail
 }  // namespace an5d_emu
