@@ -213,6 +213,13 @@ struct Plan {
   int64_t PtxasOpt = 3;
   /// Why PtxasOpt is not 3, for the header and the driver's note.
   std::string PtxasReason;
+  /// Registers the update's wide double literals hold through the
+  /// streaming loop: their register pairs where they would fill more than
+  /// 3/4 of the budget and the build stays at -O3 (several cells per
+  /// thread, or --ptxas-opt=3): ptxas keeps them and spills (box3d2r-4r
+  /// double, 2 and 4 cells: 255 registers and 0.5-28 KB spilled on sm_90);
+  /// else 0. The model adds them to its register estimate.
+  int64_t LiteralRegisters = 0;
   /// Built with nvcc's --use_fast_math: the analysis ran under --fast-math
   /// (StencilAnalysis::FastMath, copied here for the build line).
   bool FastMath = false;

@@ -187,11 +187,15 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   // Three time levels add the older plane's ring (Ring x Cells vectors)
   // and its addresses: 23-45 registers over the 14 unclamped files of the
   // H200 wave3d --kvec sweep of 2026-11-29, rms 6 with this term.
+  // The wide double literals ptxas keeps in registers (Plan::
+  // LiteralRegisters) come on top of either estimate.
+  double Literals = double(P.LiteralRegisters);
   if (const VectorLayout *Vec = std::get_if<VectorLayout>(&P.Family))
     return int64_t(std::ceil(
         50.0 + 1.05 * double(P.BT) * Ring * Cells * double(Vec->Lanes) +
         (P.TimeLevels == 3 ? 18.0 + Ring * Cells * double(Vec->Lanes)
-                           : 0.0)));
+                           : 0.0) +
+        Literals));
   double Est = 30.0 + 1.4 * double(P.BT) * Ring * Cells +
                double(P.Prefetch * Words) * Cells;
   // Three time levels: each level also holds the older values it reads and
@@ -200,6 +204,7 @@ int64_t an5d::estimateRegisters(const Plan &P) {
   // estimate, rms 10 after this term).
   if (P.TimeLevels == 3)
     Est += 8.0 + 3.8 * double(P.BT * Words) * Cells;
+  Est += Literals;
   // Not clamped to the device's 255: an estimate above it is a spill.
   return int64_t(std::ceil(Est));
 }

@@ -602,16 +602,20 @@ static void setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
                           Plan &P) {
   assert(Opts.PtxasOpt >= 0 && Opts.PtxasOpt <= 3 &&
          "the driver accepts auto, 1, 2 or 3");
+  int64_t Budget = registerBudget(P);
+  int64_t Pairs = 2 * A.WideDoubleLiterals;
+  bool Crowded = P.Run == Scheme::N5D && 4 * Pairs > 3 * Budget;
   if (Opts.PtxasOpt != 0) {
     P.PtxasOpt = Opts.PtxasOpt;
     P.PtxasReason = P.PtxasOpt == 3 ? "" : "given on the command line";
+    P.LiteralRegisters = Crowded && P.PtxasOpt == 3 ? Pairs : 0;
     return;
   }
   // With several cells per thread -O1 spilled too and ran slower than the
   // spilling -O3 code (box3d2r double, 2 cells: 0.89x-0.93x on the H200).
-  int64_t Budget = registerBudget(P);
-  int64_t Pairs = 2 * A.WideDoubleLiterals;
-  if (P.Run == Scheme::N5D && P.Cells == 1 && 4 * Pairs > 3 * Budget) {
+  if (Crowded && P.Cells != 1)
+    P.LiteralRegisters = Pairs;
+  if (Crowded && P.Cells == 1) {
     P.PtxasOpt = 1;
     P.PtxasReason =
         std::to_string(A.WideDoubleLiterals) +
@@ -674,6 +678,8 @@ void Plan::dump(llvm::raw_ostream &OS) const {
   dumpShape(OS);
   OS << "  ptxas: -O" << PtxasOpt
      << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
+  if (LiteralRegisters > 0)
+    OS << "  double literals kept in registers: " << LiteralRegisters << "\n";
   if (Mpi)
     OS << "  mpi: one slab per rank (--mpi)\n";
   if (FastMath)

@@ -134,3 +134,42 @@ TEST(ModelTest, ThreadClassesAndTrafficByHand) {
   // Every block touches the boundary.
   EXPECT_DOUBLE_EQ(R.EdgeFraction, 1.0);
 }
+
+// A double update with more wide literals than 3/4 of the registers hold
+// (in pairs): one cell per thread builds at -O1 and keeps none; several
+// cells (or --ptxas-opt=3) keep them at -O3, and the model predicts the
+// spill that ptxas reports for box3d2r-4r double with 2 or 4 cells.
+TEST(ModelTest, CrowdedDoubleLiteralsSpillAtO3) {
+  FivePoint F;
+  F.S.Elem = ElemType::Double;
+  F.A.WideDoubleLiterals = 120; // 240 registers in pairs > 3/4 of 255
+  PlanOptions O;
+  O.Kernel = KernelKind::None;
+  O.BT = 1;
+  O.BS = {256};
+  O.StreamBlock = 64;
+  auto plan = [&](int64_t Cells, int64_t Ptxas) {
+    PlanOptions Q = O;
+    Q.Cells = Cells;
+    Q.PtxasOpt = Ptxas;
+    Plan P;
+    std::optional<PlanError> Error = makePlan(F.S, F.A, Q, P);
+    EXPECT_FALSE(Error) << Error->Message;
+    return P;
+  };
+  Plan One = plan(1, 0);
+  EXPECT_EQ(One.PtxasOpt, 1);
+  EXPECT_EQ(One.LiteralRegisters, 0);
+  EXPECT_LE(estimateRegisters(One), registerBudget(One));
+  Plan Two = plan(2, 0);
+  EXPECT_EQ(Two.PtxasOpt, 3);
+  EXPECT_EQ(Two.LiteralRegisters, 240);
+  EXPECT_GT(estimateRegisters(Two), registerBudget(Two));
+  EXPECT_EQ(estimateRegisters(Two), estimateRegisters(plan(2, 1)) + 240);
+  Plan Forced = plan(1, 3);
+  EXPECT_EQ(Forced.LiteralRegisters, 240);
+  EXPECT_EQ(plan(1, 1).LiteralRegisters, 0);
+  // Fewer literals than 3/4 of the budget: ptxas finds room, no term.
+  F.A.WideDoubleLiterals = 90;
+  EXPECT_EQ(plan(2, 0).LiteralRegisters, 0);
+}
