@@ -84,6 +84,12 @@ struct DeviceSpec : Target {
   /// (bytes) above which instruction fetch slows it, and the slowdown per
   /// multiple of it beyond (0: no code-size term).
   double CodeBudget2DFloat = 0, CodeSlowdown2DFloat = 0;
+  /// Calibrated, scalar kernels other than 2D float: the code (bytes) an
+  /// SM keeps cached, and the bytes of code a cycle it fetches beyond. A
+  /// longer streaming loop is fetched again by every block at each pass,
+  /// once for all its warps (they move together between barriers), so few
+  /// warps per block make instruction fetch the bound (0: no fetch bound).
+  double CachedCodeBytes = 0, FetchBytesPerCycle = 0;
   std::string Source; // where the figures come from
 };
 
@@ -155,6 +161,7 @@ struct Prediction {
   double Instructions = 0; // per launch, issue slots of all threads
   double FlopSlots = 0;    // per launch, FP instructions (FMA = 1 slot)
   double TimeCompute = 0, TimeIssue = 0, TimeShared = 0, TimeGlobal = 0;
+  double TimeFetch = 0;     // instruction fetch past the cached code
   double WaveEfficiency = 0, LatencyEfficiency = 0;
   double EdgeFraction = 0;  // blocks touching the boundary
   double CodeBytes = 0;     // estimated streaming loop of the deepest kernel

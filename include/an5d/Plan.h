@@ -38,6 +38,16 @@ enum class KernelKind {
   Assoc, // associative: partial sums, only the incoming row in shared memory
 };
 const char *schemeName(Scheme S);
+
+/// Whether the generated file reads the update's wide double literals
+/// from a __constant__ table (CodeGen's collectCoefficients) rather than
+/// spelling them as literals: 2D stencils only. In 3D ptxas loaded the
+/// table's entries early and ran out of registers at -O3 (H200: j3d27pt
+/// 0.79x, box3d3r 0.85x); at -O1 it gained 0.96x-1.15x on the double 3D
+/// boxes (log-2026-11-30-fetch.md), not enough to change the rule.
+inline bool literalsInConstantTable(unsigned SpaceDims) {
+  return SpaceDims == 2;
+}
 const char *kernelKindName(KernelKind K);
 
 /// What the user asked for on the command line.
@@ -218,8 +228,16 @@ struct Plan {
   /// 3/4 of the budget and the build stays at -O3 (several cells per
   /// thread, or --ptxas-opt=3): ptxas keeps them and spills (box3d2r-4r
   /// double, 2 and 4 cells: 255 registers and 0.5-28 KB spilled on sm_90);
+  /// below that at -O3, the pairs beyond 100 (ptxas still keeps some:
+  /// box2d4r double, 71 literals, ran 30-73 registers over the estimate);
   /// else 0. The model adds them to its register estimate.
   int64_t LiteralRegisters = 0;
+  /// Instructions per cell update that materialize the update's wide
+  /// double literals: two moves for each where ptxas runs below -O3 (it
+  /// then rebuilds them at every use) and no constant table holds them
+  /// (literalsInConstantTable); else 0. box3d3r double at -O1: 1,026 SASS
+  /// instructions per update, 343 of them DFMA. The model counts them.
+  int64_t LiteralMoves = 0;
   /// Built with nvcc's --use_fast_math: the analysis ran under --fast-math
   /// (StencilAnalysis::FastMath, copied here for the build line).
   bool FastMath = false;

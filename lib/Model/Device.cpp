@@ -37,6 +37,13 @@ constexpr double CalibratedEdge3DFloat = 2.0;
 /// degree-7 loop (126 KB of SASS) ran 0.7x the degree-6 one.
 constexpr double CalibratedCodeBudget2DFloat = 64.0 * 1024;
 constexpr double CalibratedCodeSlowdown2DFloat = 0.5;
+/// Fitted to two H200 kernels whose warps Nsight Compute found waiting
+/// for instructions (log-2026-11-30-fetch.md): box3d3r double, 32x8
+/// threads (225 KiB loop; 7.2 of 10.2 cycles between issues, issue 77%;
+/// 16 warps a block: 2.1, 93%) and box2d4r double, 128 threads x 2 cells
+/// (86 KiB, 4 warps: 4.1 of 6.7, 57%).
+constexpr double CalibratedCachedCode = 28.0 * 1024;
+constexpr double CalibratedFetchBytes = 5.4;
 
 /// Several fields (FieldsModel.cpp), fitted to the H200 fdtd-2d sweep of
 /// 2026-11-28 (h200-2026-11-28-fdtd2d-sweep.csv: 24 N.5D files, rms error
@@ -73,6 +80,8 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.GlobalExposed2DFloat = CalibratedGlobalExposed2DFloat;
   D.CodeBudget2DFloat = CalibratedCodeBudget2DFloat;
   D.CodeSlowdown2DFloat = CalibratedCodeSlowdown2DFloat;
+  D.CachedCodeBytes = CalibratedCachedCode;
+  D.FetchBytesPerCycle = CalibratedFetchBytes;
   D.VectorOverheadInstr = CalibratedVectorOverhead;
   D.LatencyCycles = CalibratedLatency;
   D.EdgeSlowdown = CalibratedEdge;

@@ -436,7 +436,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
     double VectorLoads =
         Computed / (double(P.Cells) * Lanes) * sharedVectorsPerThread(A, P);
     R.SharedBytes = (SharedStores + VectorLoads * Lanes) * Word;
-    R.Instructions = Computed * (FpPerCell + D.VectorOverheadInstr) +
+    R.Instructions = Computed * (FpPerCell + D.VectorOverheadInstr +
+                                 double(P.LiteralMoves)) +
                      VectorLoads + (SharedStores + Loads + Stores) / Lanes;
   } else {
     // Shared memory: every thread stores one value per cell, row and level
@@ -452,7 +453,8 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
     double Overhead = Float2D   ? D.OverheadInstr2DFloat
                       : Float3D2L ? D.OverheadInstr3DFloat
                                   : D.OverheadInstr;
-    R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr) +
+    R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr +
+                                 double(P.LiteralMoves)) +
                      SharedLoads +
                      SharedStores * (1.0 + 1.0 / double(P.Cells)) + Loads +
                      Stores;
@@ -501,13 +503,40 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
           : std::min(1.0, Sharing * Issue /
                               (Issue + D.LatencyCycles * double(Warps)));
 
+  // The unrolled streaming loop repeats the update Degree x Unroll x Cells
+  // times at 16 bytes an instruction, plus 8 KiB. In 2D float SASS has
+  // about 1.6x the instructions counted (the division and sqrt slow paths
+  // are inline); elsewhere the count matches it within 25% (box3d1r-3r,
+  // box2d4r: log-2026-11-30-fetch.md). A loop that outgrows the instruction
+  // cache runs slower (gradient2d float: 93 KB 0.9x, 126 KB 0.7x the 43 KB
+  // loop; log-2026-11-29-model-2d.md).
+  double Code = 0;
+  if (!Vec && Computed > 0) {
+    double PerUpdate =
+        (Float2D ? 1.6 : 1.0) * 16.0 * R.Instructions / Computed;
+    Code = 8192.0 + PerUpdate * double(Deg * K.Unroll * P.Cells);
+  }
+  R.CodeBytes = Code;
+  // Past the cached code each block fetches the missed part of its loop at
+  // every pass, once for its warps: bytes per warp instruction = 16 x the
+  // missed fraction / warps per block. Fitted on the associative kernels,
+  // whose long updates make the long loops (2D float has its own slowdown;
+  // on the stars the count of instructions is less exact).
+  if (P.Kernel == KernelKind::Assoc && !Float2D && D.FetchBytesPerCycle > 0 &&
+      Code > D.CachedCodeBytes) {
+    double Missed = 1.0 - D.CachedCodeBytes / Code;
+    double Fetched = R.Instructions / 32.0 * 16.0 * Missed / double(Warps);
+    R.TimeFetch = Fetched / (double(D.SMs) * D.FetchBytesPerCycle * Clock);
+  }
+
   struct {
     const char *Name;
     double Time;
   } Bounds[] = {{"compute", R.TimeCompute},
                 {"issue", R.TimeIssue},
                 {"shared memory", R.TimeShared},
-                {"global memory", R.TimeGlobal}};
+                {"global memory", R.TimeGlobal},
+                {"instruction fetch", R.TimeFetch}};
   double Worst = 0;
   for (const auto &B : Bounds)
     if (B.Time > Worst) {
@@ -546,21 +575,22 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                     : Float3D2L && P.Kernel == KernelKind::Assoc
                         ? D.EdgeSlowdown3DFloat
                         : D.EdgeSlowdown;
+  // In double the edge copy's tests weigh less the longer the update they
+  // guard: the slowdown beyond 1 scales by the overhead's share of a
+  // cell's instructions (the figure was fitted on float; with it box2d4r
+  // double put 128 threads first, 0.75x the 512 it then picks). Not for the
+  // 3D stars, whose vector-cell kernel was ranked against the full figure:
+  // with it star3d2r's bT 2 scalar kernel came first, measured 0.74x
+  // (log-2026-11-30-fetch.md).
+  if (P.Elem == ElemType::Double && Computed > 0 &&
+      (P.Dims != 3 || P.Kernel == KernelKind::Assoc)) {
+    double PerCell = R.Instructions / Computed;
+    Slowdown = 1.0 + (Slowdown - 1.0) * std::min(1.0, D.OverheadInstr / PerCell);
+  }
   // The vector-cell kernel has one streaming loop for every block (its
   // tests are per thread), no slower copy for the edges.
   double Edge = Vec ? 1.0 : 1.0 + R.EdgeFraction * (Slowdown - 1.0);
   const double LaunchSeconds = 3e-6;
-  // The unrolled streaming loop repeats the update Degree x Unroll x Cells
-  // times; measured SASS is about 1.6 x 16 bytes per issued instruction of
-  // an update (the division and sqrt slow paths are inline) plus 8 KiB. A
-  // loop that outgrows the instruction cache runs slower (gradient2d float:
-  // 93 KB 0.9x, 126 KB 0.7x the 43 KB loop; log-2026-11-29-model-2d.md).
-  double Code = 0;
-  if (!Vec && Computed > 0) {
-    double PerUpdate = 1.6 * 16.0 * R.Instructions / Computed;
-    Code = 8192.0 + PerUpdate * double(Deg * K.Unroll * P.Cells);
-  }
-  R.CodeBytes = Code;
   double Fetch = 1.0;
   if (Float2D && D.CodeBudget2DFloat > 0 && Code > D.CodeBudget2DFloat)
     Fetch += D.CodeSlowdown2DFloat * (Code / D.CodeBudget2DFloat - 1.0);
@@ -751,10 +781,15 @@ void Prediction::dump(llvm::raw_ostream &OS) const {
                      (long long)Registers, (long long)RegisterCap,
                      Spills ? ", spills" : "", (long long)BlocksPerSM,
                      WaveEfficiency, LatencyEfficiency, EdgeFraction);
-  if (CodeBytes > 0)
+  if (CodeBytes > 0) {
     OS << llvm::format("  streaming loop of the deepest kernel: about %.0f "
-                       "KiB of code\n",
+                       "KiB of code",
                        CodeBytes / 1024.0);
+    if (TimeFetch > 0)
+      OS << llvm::format(", fetched past the cache in %.3f us",
+                         TimeFetch * 1e6);
+    OS << "\n";
+  }
   OS << llvm::format("  limit: %s; %.4f ms per step, %.1f GFLOP/s\n",
                      Limit.c_str(), SecondsPerStep * 1e3, GFlops);
 }

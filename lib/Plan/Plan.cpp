@@ -627,6 +627,21 @@ static void setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
   }
 }
 
+/// Sets P.LiteralMoves, and P.LiteralRegisters where setPtxasLevel left
+/// the literals uncrowded at -O3 (after it: both read P.PtxasOpt).
+static void setLiteralCosts(const StencilAnalysis &A, Plan &P) {
+  int64_t Pairs = 2 * A.WideDoubleLiterals;
+  if (P.PtxasOpt < 3 && !literalsInConstantTable(P.Dims))
+    P.LiteralMoves = Pairs;
+  // Uncrowded, ptxas -O3 still keeps some of them (or their table entries)
+  // in registers: ptxas -v on box2d1r-4r double (8-71 literals, bT 1-3, 1-2
+  // cells) ran over the estimate by 0-21 registers at 45 literals and by
+  // 30-73 at 71, and not at all below (h200-2026-11-30-ptxas-double-assoc.csv).
+  constexpr int64_t UnkeptPairs = 100;
+  if (P.Run == Scheme::N5D && P.PtxasOpt == 3 && P.LiteralRegisters == 0)
+    P.LiteralRegisters = std::max<int64_t>(0, Pairs - UnkeptPairs);
+}
+
 const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
   assert(!Plans.empty() && "a file has at least one plan");
   const Plan *Low = &Plans[0];
@@ -666,6 +681,7 @@ std::optional<PlanError> an5d::makePlan(const Stencil &S,
   if (!planShape(S, A, Opts, P, Error))
     return Error;
   setPtxasLevel(A, Opts, P);
+  setLiteralCosts(A, P);
   P.FastMath = A.FastMath;
   P.FloatInDouble = A.FloatInDouble;
   P.VerifyTolerance = verifyTolerance(
@@ -680,6 +696,9 @@ void Plan::dump(llvm::raw_ostream &OS) const {
      << (PtxasReason.empty() ? "" : " (" + PtxasReason + ")") << "\n";
   if (LiteralRegisters > 0)
     OS << "  double literals kept in registers: " << LiteralRegisters << "\n";
+  if (LiteralMoves > 0)
+    OS << "  moves per update rebuilding double literals: " << LiteralMoves
+       << "\n";
   if (Mpi)
     OS << "  mpi: one slab per rank (--mpi)\n";
   if (FastMath)

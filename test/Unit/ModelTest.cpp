@@ -169,7 +169,11 @@ TEST(ModelTest, CrowdedDoubleLiteralsSpillAtO3) {
   Plan Forced = plan(1, 3);
   EXPECT_EQ(Forced.LiteralRegisters, 240);
   EXPECT_EQ(plan(1, 1).LiteralRegisters, 0);
-  // Fewer literals than 3/4 of the budget: ptxas finds room, no term.
+  // Fewer literals than 3/4 of the budget: ptxas -O3 keeps the pairs
+  // beyond 100 (box2d4r double), none at -O1 or with fewer literals.
   F.A.WideDoubleLiterals = 90;
+  EXPECT_EQ(plan(2, 0).LiteralRegisters, 80);
+  EXPECT_EQ(plan(2, 1).LiteralRegisters, 0);
+  F.A.WideDoubleLiterals = 45;
   EXPECT_EQ(plan(2, 0).LiteralRegisters, 0);
 }
