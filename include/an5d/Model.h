@@ -49,6 +49,10 @@ struct DeviceSpec : Target {
   double OverheadInstr2DFloat = 0;
   /// Calibrated: the same for the 3D scalar kernels in float.
   double OverheadInstr3DFloat = 0;
+  /// Calibrated, 3D scalar kernels in float: issue slots per thread, row
+  /// and level that a thread's cells share (its addresses, loop and ring
+  /// bookkeeping): per cell they cost this / cells.
+  double RowOverheadInstr3DFloat = 0;
   /// Calibrated: EdgeSlowdown for the 3D scalar kernels in float.
   double EdgeSlowdown3DFloat = 1;
   /// Calibrated: the same for the vector-cell kernel (--kvec), per cell:

@@ -27,8 +27,14 @@ constexpr double CalibratedGlobalExposed2DFloat = 0.3;
 /// The 3D scalar kernels in float, fitted on 2026-11-29 to a sweep of
 /// j3d27pt, box3d1r and box3d4r at 512^3 (h200-2026-11-29-model-3d-sweep-*.csv):
 /// with the figure above the model underrated every degree above 1 by
-/// 1.2-1.4x and put j3d27pt's bT 1 first at 0.64 of the best.
-constexpr double CalibratedOverhead3DFloat = 10.0;
+/// 1.2-1.4x and put j3d27pt's bT 1 first at 0.64 of the best. Split on
+/// 2026-11-30 into 5 per cell and 8 per thread-row shared by its cells (SASS:
+/// box3d1r bT 2, 4 cells 55 instructions per update against 64 with 2): the
+/// same sweeps plus box3d1r's 32x8 x 4 against 32x16 x 2 cells
+/// (h200-2026-11-30b-fetch-measure.csv): the first choice within 10% of each
+/// set's best for 11 of 11 (before: 10; box3d1r 0.85x), rms 0.158 (0.159).
+constexpr double CalibratedOverhead3DFloat = 5.0;
+constexpr double CalibratedRowOverhead3DFloat = 8.0;
 /// The 3D float associative kernels' edge slowdown, fitted the same day to
 /// a sweep of box3d2r-4r blocks (h200-2026-11-29-model-3d-blocks-sweep.csv):
 /// with 3 the model kept box3d3r at 32x8, 0.76 of its 64x8.
@@ -75,6 +81,7 @@ DeviceSpec make(const char *Name, double Clock, double Fp32, double Fp64,
   D.OverheadInstr = CalibratedOverhead;
   D.OverheadInstr2DFloat = CalibratedOverhead2DFloat;
   D.OverheadInstr3DFloat = CalibratedOverhead3DFloat;
+  D.RowOverheadInstr3DFloat = CalibratedRowOverhead3DFloat;
   D.EdgeSlowdown3DFloat = CalibratedEdge3DFloat;
   D.EdgeSlowdown2DFloat = CalibratedEdge2DFloat;
   D.GlobalExposed2DFloat = CalibratedGlobalExposed2DFloat;

@@ -450,9 +450,11 @@ Prediction predictWith(const StencilAnalysis &A, const Plan &P,
                    : 0.0;
     double SharedLoads = Computed * sharedLoadsPerCell(A, P);
     R.SharedBytes = (SharedStores + SharedLoads) * Word;
-    double Overhead = Float2D   ? D.OverheadInstr2DFloat
-                      : Float3D2L ? D.OverheadInstr3DFloat
-                                  : D.OverheadInstr;
+    double Overhead =
+        Float2D     ? D.OverheadInstr2DFloat
+        : Float3D2L ? D.OverheadInstr3DFloat +
+                          D.RowOverheadInstr3DFloat / double(P.Cells)
+                    : D.OverheadInstr;
     R.Instructions = Computed * (FpPerCell + Overhead + CoefInstr +
                                  double(P.LiteralMoves)) +
                      SharedLoads +

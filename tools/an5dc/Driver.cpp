@@ -148,17 +148,19 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   Calibrated = *Found;
   if (!O.Calibration.empty()) {
     // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D[,
-    // OVERHEAD_3D[,EDGE_3D]]]]]: the 2D float figures, then the 3D float ones;
+    // OVERHEAD_3D[,EDGE_3D[,ROW_3D]]]]]]: the 2D float figures, then the 3D
+    // float ones;
     // without them OVERHEAD and EDGE serve there too (and the device's
     // exposed global-memory fraction stays).
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
-    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 9 ||
+    bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 10 ||
                Parts[0].getAsDouble(Calibrated.OverheadInstr) ||
                Parts[1].getAsDouble(Calibrated.LatencyCycles) ||
                Parts[2].getAsDouble(Calibrated.EdgeSlowdown);
     Calibrated.OverheadInstr2DFloat = Calibrated.OverheadInstr;
     Calibrated.OverheadInstr3DFloat = Calibrated.OverheadInstr;
+    Calibrated.RowOverheadInstr3DFloat = 0;
     Calibrated.EdgeSlowdown3DFloat = Calibrated.EdgeSlowdown;
     Calibrated.EdgeSlowdown2DFloat = Calibrated.EdgeSlowdown;
     if (!Bad && Parts.size() >= 4)
@@ -170,13 +172,16 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
       Bad = Parts[6].getAsDouble(Calibrated.GlobalExposed2DFloat);
     if (!Bad && Parts.size() >= 8)
       Bad = Parts[7].getAsDouble(Calibrated.OverheadInstr3DFloat);
-    if (!Bad && Parts.size() == 9)
+    if (!Bad && Parts.size() >= 9)
       Bad = Parts[8].getAsDouble(Calibrated.EdgeSlowdown3DFloat);
+    if (!Bad && Parts.size() == 10)
+      Bad = Parts[9].getAsDouble(Calibrated.RowOverheadInstr3DFloat);
     if (Bad) {
       llvm::errs() << "an5dc: error: --model-calibration takes three, four, "
-                      "six to nine numbers, e.g. 24,12,3 or 24,12,3,6 "
+                      "six to ten numbers, e.g. 24,12,3 or 24,12,3,6 "
                       "or 16,8,3,8,12,2 or 16,8,3,8,12,2,0.5 or "
-                      "16,8,3,8,12,2,0.5,12 or 16,8,3,8,12,2,0.5,12,2\n";
+                      "16,8,3,8,12,2,0.5,12 or 16,8,3,8,12,2,0.5,12,2 or "
+                      "16,8,3,8,12,2,0.5,12,2,8\n";
       return false;
     }
   }
