@@ -88,8 +88,8 @@ struct DeviceSpec : Target {
   /// (bytes) above which instruction fetch slows it, and the slowdown per
   /// multiple of it beyond (0: no code-size term).
   double CodeBudget2DFloat = 0, CodeSlowdown2DFloat = 0;
-  /// Calibrated, scalar kernels other than 2D float: the code (bytes) an
-  /// SM keeps cached, and the bytes of code a cycle it fetches beyond. A
+  /// Calibrated, associative kernels other than 2D float: the code (bytes)
+  /// an SM keeps cached, and the bytes of code a cycle it fetches beyond. A
   /// longer streaming loop is fetched again by every block at each pass,
   /// once for all its warps (they move together between barriers), so few
   /// warps per block make instruction fetch the bound (0: no fetch bound).

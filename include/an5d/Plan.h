@@ -39,6 +39,8 @@ enum class KernelKind {
 };
 const char *schemeName(Scheme S);
 
+const char *kernelKindName(KernelKind K);
+
 /// Whether the generated file reads the update's wide double literals
 /// from a __constant__ table (CodeGen's collectCoefficients) rather than
 /// spelling them as literals: 2D stencils only. In 3D ptxas loaded the
@@ -48,7 +50,6 @@ const char *schemeName(Scheme S);
 inline bool literalsInConstantTable(unsigned SpaceDims) {
   return SpaceDims == 2;
 }
-const char *kernelKindName(KernelKind K);
 
 /// What the user asked for on the command line.
 struct PlanOptions {

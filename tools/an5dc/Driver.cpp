@@ -149,9 +149,8 @@ bool chooseDevice(const DriverOptions &O, DeviceSpec &Calibrated) {
   if (!O.Calibration.empty()) {
     // OVERHEAD,LATENCY,EDGE[,VECTOR[,OVERHEAD_2D,EDGE_2D[,EXPOSED_2D[,
     // OVERHEAD_3D[,EDGE_3D[,ROW_3D]]]]]]: the 2D float figures, then the 3D
-    // float ones;
-    // without them OVERHEAD and EDGE serve there too (and the device's
-    // exposed global-memory fraction stays).
+    // float ones; without them OVERHEAD and EDGE serve there too, ROW_3D is
+    // 0 (and the device's exposed global-memory fraction stays).
     llvm::SmallVector<llvm::StringRef, 6> Parts;
     llvm::StringRef(O.Calibration).split(Parts, ',');
     bool Bad = Parts.size() < 3 || Parts.size() == 5 || Parts.size() > 10 ||
