@@ -597,49 +597,54 @@ int64_t an5d::registerBudget(const Plan &P) {
   return std::min(Budget, P.Gpu.MaxRegistersPerThread);
 }
 
+/// Whether the update's wide double literals, a register pair each, would
+/// fill more than 3/4 of the registers a thread of P may use.
+static bool literalsCrowd(const StencilAnalysis &A, const Plan &P) {
+  return P.Run == Scheme::N5D &&
+         4 * (2 * A.WideDoubleLiterals) > 3 * registerBudget(P);
+}
+
 /// Sets P.PtxasOpt: --ptxas-opt, or auto (Plan::PtxasOpt).
 static void setPtxasLevel(const StencilAnalysis &A, const PlanOptions &Opts,
                           Plan &P) {
   assert(Opts.PtxasOpt >= 0 && Opts.PtxasOpt <= 3 &&
          "the driver accepts auto, 1, 2 or 3");
-  int64_t Budget = registerBudget(P);
-  int64_t Pairs = 2 * A.WideDoubleLiterals;
-  bool Crowded = P.Run == Scheme::N5D && 4 * Pairs > 3 * Budget;
   if (Opts.PtxasOpt != 0) {
     P.PtxasOpt = Opts.PtxasOpt;
     P.PtxasReason = P.PtxasOpt == 3 ? "" : "given on the command line";
-    P.LiteralRegisters = Crowded && P.PtxasOpt == 3 ? Pairs : 0;
     return;
   }
   // With several cells per thread -O1 spilled too and ran slower than the
   // spilling -O3 code (box3d2r double, 2 cells: 0.89x-0.93x on the H200).
-  if (Crowded && P.Cells != 1)
-    P.LiteralRegisters = Pairs;
-  if (Crowded && P.Cells == 1) {
+  if (literalsCrowd(A, P) && P.Cells == 1) {
     P.PtxasOpt = 1;
     P.PtxasReason =
         std::to_string(A.WideDoubleLiterals) +
         " double literals no SASS immediate holds, in register pairs more "
         "than 3/4 of the " +
-        std::to_string(Budget) +
+        std::to_string(registerBudget(P)) +
         " registers a thread may use: ptxas -O3 keeps them in registers "
         "across the streaming loop and spills";
   }
 }
 
-/// Sets P.LiteralMoves, and P.LiteralRegisters where setPtxasLevel left
-/// the literals uncrowded at -O3 (after it: both read P.PtxasOpt).
+/// Sets P.LiteralMoves and P.LiteralRegisters from P.PtxasOpt (after
+/// setPtxasLevel).
 static void setLiteralCosts(const StencilAnalysis &A, Plan &P) {
   int64_t Pairs = 2 * A.WideDoubleLiterals;
   if (P.PtxasOpt < 3 && !literalsInConstantTable(P.Dims))
     P.LiteralMoves = Pairs;
-  // Uncrowded, ptxas -O3 still keeps some of them (or their table entries)
-  // in registers: ptxas -v on box2d1r-4r double (8-71 literals, bT 1-3, 1-2
-  // cells) ran over the estimate by 0-21 registers at 45 literals and by
-  // 30-73 at 71, and not at all below (h200-2026-11-30-ptxas-double-assoc.csv).
+  if (P.Run != Scheme::N5D || P.PtxasOpt < 3)
+    return;
+  // At -O3 ptxas keeps crowding literals in registers and spills; below
+  // that threshold it still keeps some of them (or their table entries):
+  // ptxas -v on box2d1r-4r double (8-71 literals, bT 1-3, 1-2 cells) ran
+  // over the estimate by 0-21 registers at 45 literals and by 30-73 at 71,
+  // and not at all below (h200-2026-11-30-ptxas-double-assoc.csv).
   constexpr int64_t UnkeptPairs = 100;
-  if (P.Run == Scheme::N5D && P.PtxasOpt == 3 && P.LiteralRegisters == 0)
-    P.LiteralRegisters = std::max<int64_t>(0, Pairs - UnkeptPairs);
+  P.LiteralRegisters = literalsCrowd(A, P)
+                           ? Pairs
+                           : std::max<int64_t>(0, Pairs - UnkeptPairs);
 }
 
 const Plan &an5d::buildLevelPlan(const std::vector<Plan> &Plans) {
