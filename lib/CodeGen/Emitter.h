@@ -427,10 +427,9 @@ private:
   std::string blockRowsTest(const KernelPlan &K) const;
   void generalUpdateFunction();
   void assocFunctions();
-  std::string launchBounds() const;
-  /// The edge tiles' kernels ask __launch_bounds__ for one block an SM
-  /// (blocks of 512 threads and up; launchBounds says why).
-  bool edgeKernelsOneBlock() const { return P.Threads >= 512; }
+  /// The __launch_bounds__ of the kernel of degree Degree (the naive
+  /// kernel passes P.BT).
+  std::string launchBounds(int64_t Degree) const;
   /// Level 0 of row Row: the input plane inside the interior, else the
   /// boundary value.
   std::string levelZeroLoad(const std::string &Row,

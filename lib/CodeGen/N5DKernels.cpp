@@ -685,13 +685,17 @@ void Emitter::boundaryAheadShift(int64_t Level) {
 }
 
 
-std::string Emitter::launchBounds() const {
+std::string Emitter::launchBounds(int64_t Degree) const {
   // The edge tiles' kernels are few blocks beside the interior kernel, and
-  // their boundary tests need registers: with blocks of 512 threads and up
-  // ptxas aimed at two blocks an SM and spilled (box3d3r float, 36 bytes at
-  // 64 registers); one is enough. Smaller blocks keep the plain bound: asked
-  // for one block, star2d2r float (128 threads) ran 2% slower on an H200.
-  if (EdgeTiles && edgeKernelsOneBlock())
+  // their boundary tests need registers. Left to choose the occupancy
+  // itself, ptxas spilled in them (box3d1r double, 256 threads: 8 bytes at
+  // 80 registers; star2d2r float, 128 threads: 4 at 168), and a count that
+  // fits the interior kernel's blocks capped them below their need; asked
+  // for one block an SM, none of the 42 defaults' edge kernels spills.
+  // The interior kernels below degree bT run one launch a run (the steps
+  // left over) and spilled the same way (wave2d float's degree 9: 20
+  // bytes at 96 registers).
+  if (EdgeTiles || (Degree < P.BT && !P.MinBlocks))
     return "__launch_bounds__(AN5D_THREADS, 1)";
   return P.MinBlocks ? "__launch_bounds__(AN5D_THREADS, AN5D_MIN_BLOCKS)"
                      : "__launch_bounds__(AN5D_THREADS)";
@@ -735,7 +739,7 @@ void Emitter::kernelOf(const KernelPlan &K) {
     W.line("// an5d_checked: see an5d_checked_launches; an5d_launch: this "
            "launch's index.");
   checkedTemplate();
-  W.line("__global__ void " + launchBounds() + " " + kernelName(D, EdgeTiles) +
+  W.line("__global__ void " + launchBounds(D) + " " + kernelName(D, EdgeTiles) +
          "(" + Elem + " *grid, int in_plane, int bnd_plane, an5d_tiles tiles, "
          "int block_y0" + (N == 3 && !EdgeTiles ? ", int block_z0" : "") +
          gridParams() + scalarParams() + checkedKernelParams() + ")");

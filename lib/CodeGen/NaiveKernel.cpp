@@ -56,7 +56,7 @@ void Emitter::naiveKernel() {
          ") from plane `in` into plane `out`.");
   W.line("// block_y0, block_z0: the launch part's first block along y and z "
          "(an5d_launch_parts).");
-  W.line("__global__ void " + launchBounds() + " an5d_kernel_naive(const " +
+  W.line("__global__ void " + launchBounds(P.BT) + " an5d_kernel_naive(const " +
          Elem + " *__restrict__ in, " +
          (threeLevels() ? "const " + Elem + " *__restrict__ older, "
                         : std::string()) +

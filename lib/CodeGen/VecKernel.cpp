@@ -491,7 +491,7 @@ void Emitter::vecKernel(const KernelPlan &K) {
   } else if (D > 1) {
     LevelParams = "const " + Elem + " *__restrict__ other, ";
   }
-  W.line("__global__ void " + launchBounds() + " " + vecKernelName(D) +
+  W.line("__global__ void " + launchBounds(D) + " " + vecKernelName(D) +
          "(const " + Elem + " *__restrict__ in, " + Elem +
          " *__restrict__ out, " + LevelParams +
          "int aligned, int block_y0, int block_z0" + gridParams() +
