@@ -158,9 +158,9 @@ void Emitter::header() {
   W.line("//   kernel (--opt): " + kernelDescription() + ";");
   W.line("//   __launch_bounds__ minimum blocks per SM (--min-blocks): " +
          (P.MinBlocks ? str(P.MinBlocks) : std::string("not set")) +
-         (P.MinBlocks || P.BT == 1 ? std::string(" (edge tiles' kernels: 1)")
-                                   : " (edge tiles' kernels and degrees "
-                                     "below bT: 1)") +
+         (tailKernelsOneBlock() ? " (edge tiles' kernels and degrees below "
+                                  "bT: 1)"
+                                : std::string(" (edge tiles' kernels: 1)")) +
          "; shared-memory reads " +
          (!P.plainSharedLoads() ? std::string("scalar")
                    : adjacentCells()

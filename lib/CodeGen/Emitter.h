@@ -430,6 +430,9 @@ private:
   /// The __launch_bounds__ of the kernel of degree Degree (the naive
   /// kernel passes P.BT).
   std::string launchBounds(int64_t Degree) const;
+  /// The interior kernels of degrees below bT ask for one block an SM
+  /// (without --min-blocks; launchBounds says why).
+  bool tailKernelsOneBlock() const { return P.BT > 1 && !P.MinBlocks; }
   /// Level 0 of row Row: the input plane inside the interior, else the
   /// boundary value.
   std::string levelZeroLoad(const std::string &Row,

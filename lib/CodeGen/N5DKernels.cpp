@@ -695,7 +695,7 @@ std::string Emitter::launchBounds(int64_t Degree) const {
   // The interior kernels below degree bT run one launch a run (the steps
   // left over) and spilled the same way (wave2d float's degree 9: 20
   // bytes at 96 registers).
-  if (EdgeTiles || (Degree < P.BT && !P.MinBlocks))
+  if (EdgeTiles || (Degree < P.BT && tailKernelsOneBlock()))
     return "__launch_bounds__(AN5D_THREADS, 1)";
   return P.MinBlocks ? "__launch_bounds__(AN5D_THREADS, AN5D_MIN_BLOCKS)"
                      : "__launch_bounds__(AN5D_THREADS)";
